@@ -1,0 +1,781 @@
+"""Red and Black Duel (赤と黒のデュエル): a two-player bluffing duel with a standard deck and chips.
+
+Each player starts with 15 chips and, every round, a hand of 6 cards from the deck.
+
+1. Camp: both players put one card face down at once, then reveal them. Different colours: each
+   player's camp is their own card's colour. Same colour: the stronger card's player gets that colour,
+   the other the other colour. Red is ♥♦, Black is ♠♣. Camp cards stay out for the round.
+2. Pot: the bank puts 3 chips in the middle.
+3. Comparisons: the player whose card was stronger in the previous comparison (the camp cards for
+   the first) puts a card face down and pays a 1-chip fee into the pot; then the other does the same;
+   both are revealed and the stronger card wins the play and goes on top of the stack.
+4. From the moment the pot is set either player may fold at any time: the other takes the pot.
+5. Otherwise the round ends when the winning (top) cards show 3 of one colour, whoever won them:
+   that colour's camp takes the pot. Every card of the round, hands included, is discarded.
+6. Next round: 6 more cards each from the deck; when only 4 are left, all 52 are shuffled anew.
+
+Strength: rank A > K > ... > 2; equal rank by suit ♠ > ♥ > ♦ > ♣ (RULINGS.md §4). At the start of
+each round the game ends if a player has 4 chips or fewer (bankrupt) or anyone has 30 or more; more
+chips wins, equal chips is a draw.
+
+Cards are written rank + suit: "AS", "10H", "7D", "2C". Actions: {"card": "AS"} puts a card face down
+(the camp card in the camp phase, a play in the play phase); {"fold": true} folds the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from rules.base import N_, Action, Event, Game, IllegalAction, Message, require
+from rules.rng import SeededRandom
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # weakest first
+SUITS = ("C", "D", "H", "S")  # weakest first: ♣ < ♦ < ♥ < ♠
+DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
+STRENGTH: dict[str, int] = {card: i for i, card in enumerate(DECK)}
+COLOUR: dict[str, str] = {"C": "black", "S": "black", "D": "red", "H": "red"}
+OTHER_COLOUR = {"red": "black", "black": "red"}
+
+SEATS = (0, 1)
+HAND_SIZE = 6
+START_CHIPS = 15
+POT = 3  # chips the bank puts in the pot each round
+FEE = 1  # chips paid into the pot with every played card (not the camp card)
+TO_WIN = 3  # winning cards of one colour that end a round
+BANKRUPT = 4  # at most this many chips at the start of a round ends the game
+TARGET = 30  # at least this many chips at the start of a round ends the game
+
+FOLD: Action = {"fold": True}
+SHAPES = N_('An action is {"card": "AS"} (a card from your hand, face down) or {"fold": true}.')
+
+
+# --------------------------------------------------------------------------------------- cards
+
+
+def colour_of(card: str) -> str:
+    """The card's colour: "red" for ♥♦, "black" for ♠♣."""
+    return COLOUR[card[-1]]
+
+
+def stronger(a: str, b: str) -> str:
+    """The stronger of two different cards: higher rank, or on equal rank the higher suit."""
+    return a if STRENGTH[a] > STRENGTH[b] else b
+
+
+def why_stronger(a: str, b: str) -> str:
+    """Why one card beats the other: "rank", or "suit" when the ranks are equal."""
+    return "suit" if a[:-1] == b[:-1] else "rank"
+
+
+def by_strength(cards: Sequence[str]) -> list[str]:
+    """The cards strongest first (the order a hand is shown in)."""
+    return sorted(cards, key=STRENGTH.__getitem__, reverse=True)
+
+
+def camp_colours(cards: Sequence[str]) -> tuple[str, str]:
+    """Each seat's camp from the two camp cards (seat order)."""
+    first, second = colour_of(cards[0]), colour_of(cards[1])
+    if first != second:
+        return first, second
+    if stronger(cards[0], cards[1]) == cards[0]:
+        return first, OTHER_COLOUR[first]
+    return OTHER_COLOUR[second], second
+
+
+def game_end(chips: Sequence[int]) -> dict[str, Any] | None:
+    """The game's outcome if it ends at the start of a round with these chips, else None."""
+    bankrupt = [s for s in SEATS if chips[s] <= BANKRUPT]
+    reached = [s for s in SEATS if chips[s] >= TARGET]
+    if not bankrupt and not reached:
+        return None
+    best = max(chips)
+    winners = [s for s in SEATS if chips[s] == best]
+    return {
+        "winners": winners,
+        "draw": len(winners) > 1,
+        "chips": list(chips),
+        "bankrupt": bankrupt,
+        "reached_30": reached,
+    }
+
+
+def parse_decks(value: object) -> tuple[tuple[str, ...], ...]:
+    """The `deck` option as a tuple of fixed decks (first shuffle first); ValueError if malformed."""
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ValueError(
+            "option deck must be a list of the 52 card codes (top first) or a list of such lists"
+        )
+    decks = [value] if all(isinstance(x, str) for x in value) else value
+    out = []
+    for i, deck in enumerate(decks, 1):
+        codes = list(deck) if isinstance(deck, (list, tuple)) else None
+        if codes is None or len(codes) != len(DECK) or set(codes) != set(DECK):
+            raise ValueError(
+                f"option deck: deck {i} must hold each of the 52 cards (AS, 10H, 7D, 2C...) exactly once"
+            )
+        out.append(tuple(codes))
+    return tuple(out)
+
+
+def deck_as_json(value: Any) -> Any:
+    """The `deck` option as plain JSON (tuples become lists), shape kept."""
+    if value is None:
+        return None
+    return [x if isinstance(x, str) else list(x) for x in value]
+
+
+# --------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One settled comparison: both cards (by seat), who led, who won and why."""
+
+    number: int
+    leader: int
+    cards: tuple[str, str]
+    winner: int
+    reason: str  # "rank" or "suit"
+
+    def winning_card(self) -> str:
+        """The card that went on top of the stack."""
+        return self.cards[self.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: who took the pot of how many chips, by colour or by the other's fold."""
+
+    round: int
+    winner: int
+    how: str  # "colour" or "fold"
+    colour: str | None
+    folder: int | None
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything the log says so far. Cards are tuples of codes; per-seat pairs are in seat order."""
+
+    seed: int
+    decks: tuple[tuple[str, ...], ...]  # decks fixed by the options, first shuffle first
+    deck_number: int = 0  # how many decks have been shuffled
+    pile: tuple[str, ...] = ()  # the draw pile, top first
+    discards: tuple[str, ...] = ()  # face-down discards since the last shuffle
+    round: int = 0
+    phase: str = "camp"  # camp | play | between (inside one act) | over
+    chips: tuple[int, int] = (START_CHIPS, START_CHIPS)
+    pot: int = 0
+    hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    camp_cards: tuple[str | None, str | None] = (None, None)
+    camps: tuple[str | None, str | None] = (None, None)  # "red"/"black" once revealed
+    leader: int | None = None  # who plays first in the current comparison
+    table: tuple[str | None, str | None] = (None, None)  # face-down cards of the current comparison
+    plays: tuple[Comparison, ...] = ()  # this round's settled comparisons
+    outcomes: tuple[Outcome, ...] = ()  # every finished round
+    end: tuple[tuple[str, Any], ...] | None = None  # the GameEnded details, lists as tuples
+
+    def stack(self) -> list[str]:
+        """This round's winning cards, bottom first (the last one is on top)."""
+        return [play.winning_card() for play in self.plays]
+
+    def counts(self) -> dict[str, int]:
+        """Winning cards of each colour this round."""
+        stack = self.stack()
+        red = sum(1 for card in stack if COLOUR[card[-1]] == "red")
+        return {"red": red, "black": len(stack) - red}
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """The cards with one card taken out."""
+    return tuple(c for c in cards if c != card)
+
+
+def _put(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
+    """A per-seat pair with one seat's entry replaced."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+class _Log:
+    """The events one call produces, with the state they lead to (later rules read earlier events)."""
+
+    def __init__(self, game: RedBlackDuel, state: State | None) -> None:
+        self.game = game
+        self.state = state
+        self.events: list[Event] = []
+
+    @property
+    def now(self) -> State:
+        """The state the events so far lead to (the log has begun)."""
+        assert self.state is not None
+        return self.state
+
+    def add(self, event: Event) -> None:
+        """Record an event and fold it in."""
+        self.events.append(event)
+        self.state = self.game.apply(self.state, event)
+
+
+# --------------------------------------------------------------------------------------- game
+
+
+class RedBlackDuel(Game):
+    """Red and Black Duel for two players."""
+
+    name: ClassVar[str] = "red_black"
+    seat_counts: ClassVar[tuple[int, ...]] = (2,)
+    default_options: ClassVar[dict[str, Any]] = {"deck": None}
+
+    # --- starting ----------------------------------------------------------------------------
+
+    def start(self, seed: int, seats: int, options: Mapping[str, Any] | None = None) -> list[Event]:
+        """GameStarted, the first shuffle and the first deal."""
+        opts = self.check_options(seats, options)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be an integer, not {seed!r}")
+        parse_decks(opts["deck"])
+        log = _Log(self, None)
+        log.add(
+            self.event("GameStarted", seed=seed, seats=seats, options={"deck": deck_as_json(opts["deck"])})
+        )
+        self._start_round(log)
+        return log.events
+
+    def _start_round(self, log: _Log) -> None:
+        """The start of a round: the end check, a reshuffle if the deck ran low, the deal."""
+        state = log.now
+        end = game_end(state.chips)
+        if end is not None:
+            log.add(self.event("GameEnded", rounds=state.round, **end))
+            return
+        if len(state.pile) < 2 * HAND_SIZE:  # only 4 left (or none at the start): all 52 anew
+            number = state.deck_number + 1
+            fixed = number <= len(state.decks)
+            cards = (
+                state.decks[number - 1] if fixed else SeededRandom(state.seed, "deck", number).shuffled(DECK)
+            )
+            log.add(
+                self.event(
+                    "DeckShuffled", number=number, cards=list(cards), source="options" if fixed else "seed"
+                )
+            )
+        pile = log.now.pile
+        hands = [list(pile[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in SEATS]
+        log.add(
+            self.event("RoundDealt", round=state.round + 1, hands=hands, deck_left=len(pile) - 2 * HAND_SIZE)
+        )
+
+    # --- folding events ----------------------------------------------------------------------
+
+    def apply(self, state: State | None, event: Event) -> State:
+        """The state after one event."""
+        handler = _HANDLERS.get(event.get("type", ""))
+        if handler is None:
+            raise ValueError(f"red_black: unknown event type {event.get('type')!r}")
+        if state is None and event["type"] != "GameStarted":
+            raise ValueError("red_black: a log must begin with GameStarted")
+        return handler(state, event)  # type: ignore[arg-type]
+
+    # --- reading state -----------------------------------------------------------------------
+
+    def to_act(self, state: State) -> frozenset[int]:
+        """Camp phase: every seat that has not placed its camp card; play phase: whose turn it is."""
+        if state.phase == "camp":
+            return frozenset(s for s in SEATS if state.camp_cards[s] is None)
+        if state.phase == "play":
+            return frozenset((self._turn(state),))
+        return frozenset()
+
+    @staticmethod
+    def _turn(state: State) -> int:
+        """The seat that puts the next card of the current comparison face down."""
+        leader = state.leader if state.leader is not None else 0
+        return leader if state.table[leader] is None else 1 - leader
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The seat's hand cards when it is to act (strongest first); fold for both seats in play."""
+        if state.phase == "over" or seat not in SEATS:
+            return []
+        cards = [{"card": c} for c in by_strength(state.hands[seat])]
+        if state.phase == "camp":
+            return cards if state.camp_cards[seat] is None else []
+        if state.phase == "play":
+            return [*cards, dict(FOLD)] if self._turn(state) == seat else [dict(FOLD)]
+        return []
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """None while running; else winners, draw, final chips, who was bankrupt / reached 30, rounds."""
+        if state.end is None:
+            return None
+        return {key: list(value) if isinstance(value, tuple) else value for key, value in state.end}
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def act(self, state: State, seat: int, action: Action) -> list[Event]:
+        """The events of a seat's action; IllegalAction with the reason if the rules refuse it."""
+        require(isinstance(state, State), N_("The game has not started."))
+        require(type(seat) is int and seat in SEATS, N_("There is no seat %(seat)s in this game."), seat=seat)
+        require(state.phase != "over", N_("The game is over."))
+        kind, card = _parse(action)
+        log = _Log(self, state)
+        if kind == "fold":
+            self._fold(log, seat)
+        elif state.phase == "camp":
+            self._place_camp_card(log, seat, card)
+        else:
+            self._play_card(log, seat, card)
+        return log.events
+
+    def _fold(self, log: _Log, seat: int) -> None:
+        """Give up the round: the other seat takes the pot; any face-down card is discarded unseen."""
+        state = log.now
+        require(
+            state.phase == "play",
+            N_("You may fold only once the pot is set, after the camp cards are revealed."),
+        )
+        self._win_round(log, 1 - seat, how="fold", colour=None, folder=seat)
+
+    def _place_camp_card(self, log: _Log, seat: int, card: str) -> None:
+        """Put the camp card face down; once both are down, reveal them, decide camps and set the pot."""
+        state = log.now
+        require(
+            state.camp_cards[seat] is None,
+            N_("You have already placed your camp card; the other player has not placed theirs yet."),
+        )
+        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card)
+        log.add(self.event("CampCardPlaced", round=state.round, seat=seat, card=card))
+        first, second = log.now.camp_cards
+        if first is None or second is None:
+            return  # hidden until the other camp card is down too
+        log.add(
+            self.event(
+                "CampsRevealed",
+                round=state.round,
+                cards=[first, second],
+                camps=list(camp_colours((first, second))),
+                leader=0 if stronger(first, second) == first else 1,
+                reason=why_stronger(first, second),
+            )
+        )
+        log.add(self.event("PotSet", round=state.round, amount=POT, pot=state.pot + POT))
+
+    def _play_card(self, log: _Log, seat: int, card: str) -> None:
+        """Put a card face down paying the fee; the second card of a comparison settles it."""
+        state = log.now
+        turn = self._turn(state)
+        require(seat == turn, N_("It is not your turn: the other player puts the next card down."))
+        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card)
+        first = state.table[1 - seat] is None
+        log.add(
+            self.event(
+                "CardPlayed",
+                round=state.round,
+                seat=seat,
+                card=card,
+                fee=FEE,
+                first=first,
+                pot=state.pot + FEE,
+            )
+        )
+        if first:
+            return
+        leader = state.leader if state.leader is not None else seat
+        cards = _put(state.table, seat, card)
+        winner = cards.index(stronger(cards[0], cards[1]))
+        counts = state.counts()
+        counts[colour_of(cards[winner])] += 1
+        log.add(
+            self.event(
+                "PlayWon",
+                round=state.round,
+                number=len(state.plays) + 1,
+                leader=leader,
+                cards=list(cards),
+                winner=winner,
+                winning_card=cards[winner],
+                losing_card=cards[1 - winner],
+                reason=why_stronger(*cards),
+                colour=colour_of(cards[winner]),
+                counts=counts,
+            )
+        )
+        for colour in ("red", "black"):
+            if counts[colour] >= TO_WIN:
+                self._win_round(log, state.camps.index(colour), how="colour", colour=colour, folder=None)
+
+    def _win_round(self, log: _Log, winner: int, how: str, colour: str | None, folder: int | None) -> None:
+        """The winner takes the pot, every card of the round is discarded, the next round starts."""
+        state = log.now
+        chips = list(state.chips)
+        chips[winner] += state.pot
+        log.add(
+            self.event(
+                "RoundWon",
+                round=state.round,
+                winner=winner,
+                how=how,
+                colour=colour,
+                folder=folder,
+                pot=state.pot,
+                stack=state.stack(),
+                chips=chips,
+            )
+        )
+        self._start_round(log)
+
+    # --- what a seat sees --------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything this seat may know, as plain JSON (seat None: public information only)."""
+        me = seat if seat in SEATS else None
+        revealed = state.camps[0] is not None
+        over = state.phase == "over"
+        camp_cards = [c if revealed or s == me or over else None for s, c in enumerate(state.camp_cards)]
+        waiting = state.camp_cards if state.phase == "camp" else state.table
+        face_down = None if me is None else waiting[me]
+        plays = [_play_json(c) for c in state.plays]
+        return {
+            "seat": me,
+            "phase": state.phase,
+            "round": state.round,
+            "to_act": sorted(self.to_act(state)),
+            "chips": list(state.chips),
+            "pot": state.pot,
+            "hand": None if me is None else by_strength(state.hands[me]),
+            "hand_counts": [len(h) for h in state.hands],
+            "camp_cards": camp_cards,
+            "camps": list(state.camps),
+            "placed": [c is not None for c in waiting],
+            "face_down": face_down,
+            "leader": state.leader if state.phase == "play" else None,
+            "plays": plays,
+            "last_play": plays[-1] if plays else None,
+            "stack": state.stack(),
+            "counts": state.counts(),
+            "deck_number": state.deck_number,
+            "deck_left": len(state.pile),
+            "discards": len(state.discards),
+            "last_round": _outcome_json(state.outcomes[-1]) if state.outcomes else None,
+            "rounds": [_outcome_json(o) for o in state.outcomes],
+            "result": self.result(state),
+        }
+
+    # --- events in words ---------------------------------------------------------------------
+
+    def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+        """One line of what the event shows to `seat`; face-down cards only to their owner."""
+        describer = _DESCRIBERS.get(event.get("type", ""))
+        return None if describer is None else describer(event, seat, names)
+
+
+# --------------------------------------------------------------------------------------- parsing
+
+
+def _parse(action: object) -> tuple[str, str]:
+    """("fold", "") or ("card", code) from an action dict; IllegalAction for any other shape."""
+    if not isinstance(action, dict):
+        raise IllegalAction(SHAPES)
+    if set(action) == {"fold"}:
+        require(action["fold"] is True, N_('To fold, send {"fold": true}.'))
+        return "fold", ""
+    require(set(action) == {"card"}, SHAPES)
+    card = action["card"]
+    require(
+        isinstance(card, str) and card in STRENGTH,
+        N_("%(card)s is not a card: cards are written like AS, 10H, 7D or 2C."),
+        card=str(card),
+    )
+    return "card", card
+
+
+# --------------------------------------------------------------------------------------- apply
+
+
+def _on_started(state: State | None, e: Event) -> State:
+    """A fresh game: the seed and any fixed decks; 15 chips each."""
+    if state is not None:
+        raise ValueError("red_black: GameStarted in the middle of a log")
+    return State(seed=e["seed"], decks=parse_decks(e["options"]["deck"]))
+
+
+def _on_shuffled(state: State, e: Event) -> State:
+    """All 52 cards form a new draw pile; the discards went into it."""
+    return replace(state, deck_number=e["number"], pile=tuple(e["cards"]), discards=())
+
+
+def _on_dealt(state: State, e: Event) -> State:
+    """Six cards each from the top of the pile; a fresh round in the camp phase."""
+    hands = (tuple(e["hands"][0]), tuple(e["hands"][1]))
+    return replace(
+        state, round=e["round"], phase="camp", hands=hands, pile=state.pile[len(hands[0]) + len(hands[1]) :]
+    )
+
+
+def _on_camp_card(state: State, e: Event) -> State:
+    """A camp card leaves the hand and lies face down."""
+    seat, card = e["seat"], e["card"]
+    return replace(
+        state,
+        hands=_put(state.hands, seat, _without(state.hands[seat], card)),
+        camp_cards=_put(state.camp_cards, seat, card),
+    )
+
+
+def _on_camps(state: State, e: Event) -> State:
+    """Camp cards revealed: each seat's colour; the stronger camp card leads the first comparison."""
+    return replace(state, camps=(e["camps"][0], e["camps"][1]), leader=e["leader"])
+
+
+def _on_pot(state: State, e: Event) -> State:
+    """The bank's chips go into the pot; the card plays begin."""
+    return replace(state, pot=state.pot + e["amount"], phase="play")
+
+
+def _on_card(state: State, e: Event) -> State:
+    """A card leaves the hand face down and its fee goes from the player to the pot."""
+    seat, card, fee = e["seat"], e["card"], e["fee"]
+    chips = _put(state.chips, seat, state.chips[seat] - fee)
+    return replace(
+        state,
+        hands=_put(state.hands, seat, _without(state.hands[seat], card)),
+        table=_put(state.table, seat, card),
+        chips=chips,
+        pot=state.pot + fee,
+    )
+
+
+def _on_play_won(state: State, e: Event) -> State:
+    """Both cards face up; the winning card is on top and its player leads next."""
+    play = Comparison(e["number"], e["leader"], (e["cards"][0], e["cards"][1]), e["winner"], e["reason"])
+    return replace(state, plays=(*state.plays, play), table=(None, None), leader=e["winner"])
+
+
+def _on_round_won(state: State, e: Event) -> State:
+    """The pot goes to the winner; every card of the round goes to the discards."""
+    winner = e["winner"]
+    gone = [*state.hands[0], *state.hands[1], *(c for c in (*state.camp_cards, *state.table) if c)]
+    gone += [card for play in state.plays for card in play.cards]
+    outcome = Outcome(e["round"], winner, e["how"], e["colour"], e["folder"], state.pot)
+    return replace(
+        state,
+        chips=_put(state.chips, winner, state.chips[winner] + state.pot),
+        pot=0,
+        phase="between",
+        hands=((), ()),
+        camp_cards=(None, None),
+        camps=(None, None),
+        leader=None,
+        table=(None, None),
+        plays=(),
+        discards=(*state.discards, *gone),
+        outcomes=(*state.outcomes, outcome),
+    )
+
+
+def _on_ended(state: State, e: Event) -> State:
+    """The game is over; the result is recorded."""
+    keys = ("winners", "draw", "chips", "bankrupt", "reached_30", "rounds")
+    end = tuple((k, tuple(e[k]) if isinstance(e[k], list) else e[k]) for k in keys)
+    return replace(state, phase="over", end=end)
+
+
+_HANDLERS: dict[str, Callable[[State, Event], State]] = {
+    "GameStarted": _on_started,
+    "DeckShuffled": _on_shuffled,
+    "RoundDealt": _on_dealt,
+    "CampCardPlaced": _on_camp_card,
+    "CampsRevealed": _on_camps,
+    "PotSet": _on_pot,
+    "CardPlayed": _on_card,
+    "PlayWon": _on_play_won,
+    "RoundWon": _on_round_won,
+    "GameEnded": _on_ended,
+}
+
+
+# --------------------------------------------------------------------------------------- view parts
+
+
+def _play_json(play: Comparison) -> dict[str, Any]:
+    """A settled comparison for a page."""
+    win = play.winning_card()
+    return {
+        "number": play.number,
+        "leader": play.leader,
+        "cards": list(play.cards),
+        "winner": play.winner,
+        "winning_card": win,
+        "losing_card": play.cards[1 - play.winner],
+        "reason": play.reason,
+        "colour": colour_of(win),
+    }
+
+
+def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """A finished round for a page."""
+    return {
+        "round": outcome.round,
+        "winner": outcome.winner,
+        "how": outcome.how,
+        "colour": outcome.colour,
+        "folder": outcome.folder,
+        "pot": outcome.pot,
+    }
+
+
+# --------------------------------------------------------------------------------------- describe
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    """A seat's player name (or "Seat N" when names are missing)."""
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _d_started(e: Event, seat: int | None, names: list[str]) -> Message:
+    """The players and their starting chips."""
+    return N_("Game started: %(first)s and %(second)s have %(chips)s chips each."), {
+        "first": _name(names, 0),
+        "second": _name(names, 1),
+        "chips": START_CHIPS,
+    }
+
+
+def _d_shuffled(e: Event, seat: int | None, names: list[str]) -> Message:
+    """A shuffle, never its order."""
+    if e["number"] == 1:
+        return N_("The deck is shuffled."), {}
+    return N_("New deck shuffled: only 4 cards were left, so all 52 cards are shuffled (deck %(number)s)."), {
+        "number": e["number"]
+    }
+
+
+def _d_dealt(e: Event, seat: int | None, names: list[str]) -> Message:
+    """The deal; a player also reads their own new hand."""
+    if seat in SEATS:
+        return N_("Round %(round)s dealt, 6 cards each. Your hand: %(hand)s."), {
+            "round": e["round"],
+            "hand": " ".join(by_strength(e["hands"][seat])),
+        }
+    return N_("Round %(round)s dealt, 6 cards each."), {"round": e["round"]}
+
+
+def _d_camp_card(e: Event, seat: int | None, names: list[str]) -> Message:
+    """A camp card placed; its face only to its owner."""
+    player = _name(names, e["seat"])
+    if seat == e["seat"]:
+        return N_("%(player)s placed camp card %(card)s face down."), {"player": player, "card": e["card"]}
+    return N_("%(player)s placed a camp card face down."), {"player": player}
+
+
+def _d_camps(e: Event, seat: int | None, names: list[str]) -> Message:
+    """Both camp cards, each camp and who plays first."""
+    red = e["camps"].index("red")
+    return N_(
+        "Camps: %(red)s Red (%(red_card)s), %(black)s Black (%(black_card)s); %(leader)s plays first."
+    ), {
+        "red": _name(names, red),
+        "red_card": e["cards"][red],
+        "black": _name(names, 1 - red),
+        "black_card": e["cards"][1 - red],
+        "leader": _name(names, e["leader"]),
+    }
+
+
+def _d_pot(e: Event, seat: int | None, names: list[str]) -> Message:
+    """The bank's chips in the pot."""
+    return N_("The bank puts %(amount)s chips in the pot."), {"amount": e["amount"]}
+
+
+def _d_card(e: Event, seat: int | None, names: list[str]) -> Message:
+    """A card put face down with its fee; its face only to its owner (the reveal follows in PlayWon)."""
+    player = _name(names, e["seat"])
+    if seat == e["seat"]:
+        return N_("%(player)s put %(card)s face down and paid 1 chip (pot %(pot)s)."), {
+            "player": player,
+            "card": e["card"],
+            "pot": e["pot"],
+        }
+    return N_("%(player)s put a card face down and paid 1 chip (pot %(pot)s)."), {
+        "player": player,
+        "pot": e["pot"],
+    }
+
+
+def _d_play_won(e: Event, seat: int | None, names: list[str]) -> Message:
+    """Both cards revealed, the winner and why, and the colour count on the stack."""
+    lead = e["leader"]
+    params = {
+        "first": _name(names, lead),
+        "first_card": e["cards"][lead],
+        "second": _name(names, 1 - lead),
+        "second_card": e["cards"][1 - lead],
+        "winner": _name(names, e["winner"]),
+        "card": e["winning_card"],
+        "red": e["counts"]["red"],
+        "black": e["counts"]["black"],
+    }
+    if e["reason"] == "suit":
+        return N_(
+            "%(first)s played %(first_card)s, %(second)s played %(second_card)s: %(winner)s wins the play "
+            "(%(card)s, same rank, stronger suit). Red %(red)s, Black %(black)s."
+        ), params
+    return N_(
+        "%(first)s played %(first_card)s, %(second)s played %(second_card)s: %(winner)s wins the play "
+        "(%(card)s is stronger). Red %(red)s, Black %(black)s."
+    ), params
+
+
+def _d_round_won(e: Event, seat: int | None, names: list[str]) -> Message:
+    """Who took the pot, by colour or by the other's fold."""
+    params = {"winner": _name(names, e["winner"]), "pot": e["pot"]}
+    if e["how"] == "fold":
+        return N_("%(folder)s folded: %(winner)s takes the pot of %(pot)s."), {
+            **params,
+            "folder": _name(names, e["folder"]),
+        }
+    if e["colour"] == "red":
+        return N_("Red wins the round with three red cards: %(winner)s takes the pot of %(pot)s."), params
+    return N_("Black wins the round with three black cards: %(winner)s takes the pot of %(pot)s."), params
+
+
+def _d_ended(e: Event, seat: int | None, names: list[str]) -> Message:
+    """The final chips and the winner (or the draw)."""
+    chips = e["chips"]
+    if e["draw"]:
+        return N_("Game over: a draw, both players have %(chips)s chips."), {"chips": chips[0]}
+    win = e["winners"][0]
+    params = {
+        "winner": _name(names, win),
+        "loser": _name(names, 1 - win),
+        "winner_chips": chips[win],
+        "loser_chips": chips[1 - win],
+    }
+    if e["bankrupt"]:
+        return N_(
+            "Game over: %(loser)s is bankrupt with %(loser_chips)s chips; %(winner)s wins with "
+            "%(winner_chips)s chips."
+        ), params
+    return N_("Game over: %(winner)s wins with %(winner_chips)s chips to %(loser_chips)s."), params
+
+
+_DESCRIBERS: dict[str, Callable[[Event, int | None, list[str]], Message]] = {
+    "GameStarted": _d_started,
+    "DeckShuffled": _d_shuffled,
+    "RoundDealt": _d_dealt,
+    "CampCardPlaced": _d_camp_card,
+    "CampsRevealed": _d_camps,
+    "PotSet": _d_pot,
+    "CardPlayed": _d_card,
+    "PlayWon": _d_play_won,
+    "RoundWon": _d_round_won,
+    "GameEnded": _d_ended,
+}
+
+__all__ = ["DECK", "GAME", "RedBlackDuel", "State", "colour_of", "game_end", "stronger"]
+
+GAME = RedBlackDuel()

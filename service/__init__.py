@@ -1,0 +1,54 @@
+"""The Flask app: app factory, settings, event store, signed links, pages and JSON API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_babel import Babel, get_locale
+from flask_wtf.csrf import CSRFProtect
+
+import templates
+from service.config import load_settings, secret_keys
+from service.db import make_engine, migrate
+from service.links import LinkSigner
+from service.runtime import Runtime
+
+csrf = CSRFProtect()
+babel = Babel()
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """The app, configured from the environment and then `config` (embedded default if neither)."""
+    from service.errors import register_error_pages
+    from service.i18n import select_locale
+    from service.pages import api, host, outbox, play, public
+    from worker.celery_app import CeleryDispatcher, init_celery
+
+    app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
+    settings = load_settings(app.instance_path, config)
+    app.config.update(
+        SECRET_KEY=settings["SECRET_KEY"],
+        PBEM=settings,
+        WTF_CSRF_TIME_LIMIT=None,  # a page may stay open for days between moves
+        BABEL_TRANSLATION_DIRECTORIES=settings["TRANSLATIONS_DIR"],
+        SESSION_COOKIE_SAMESITE="Lax",
+        TESTING=bool(settings.get("TESTING")),
+    )
+    if settings["RUN_MIGRATIONS"]:
+        migrate(settings["DATABASE_URL"])
+    engine = make_engine(settings["DATABASE_URL"])
+    signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
+    app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
+    init_celery(app)
+    babel.init_app(app, locale_selector=select_locale)
+    csrf.init_app(app)
+    csrf.exempt(api.blueprint)
+    for module in (public, play, host, outbox, api):
+        app.register_blueprint(module.blueprint)
+    register_error_pages(app)
+    app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
+    app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    return app

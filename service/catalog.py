@@ -1,0 +1,83 @@
+"""How the service presents each game: titles, option labels, and which moves ask for confirmation.
+
+Presentation only: every rule stays in `rules/`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from rules import GAMES, get_game
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game as the pages show it."""
+
+    name: str
+    title: Any
+    blurb: Any
+    option_labels: dict[str, Any] = field(default_factory=dict)
+    confirm_keys: frozenset[str] = frozenset()  # actions with one of these keys are confirmed first
+    report_events: frozenset[str] = frozenset()  # events that earn everyone a report mail
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return get_game(self.name).seat_counts
+
+    def needs_confirmation(self, action: dict[str, Any]) -> bool:
+        """Whether a mistap of this action is likely and costly enough to ask first."""
+        return any(action.get(key) for key in self.confirm_keys)
+
+
+CATALOG: dict[str, GameEntry] = {
+    entry.name: entry
+    for entry in (
+        GameEntry(
+            "dualis",
+            _l("Duālis"),
+            _l("Partnership trick-taking where coins on your cards decide the trump colour."),
+            {
+                "short": _l("Short game (9 cards, 5 + 5 coins)"),
+                "high_low": _l("High-Low: a blue lead makes low numbers strong"),
+                "iso": _l("Iso Play: 3 or 4 players, no partners"),
+                "open_history": _l("Open history: played tricks stay visible"),
+            },
+            frozenset({"coin"}),
+        ),
+        GameEntry(
+            "double_side",
+            _l("Double Side Play"),
+            _l("Hit your dice with your trick count; the cards turn over halfway."),
+            {
+                "trump": _l("Trump: the highest dice choose a trump colour"),
+                "open_history": _l("Open history: played tricks stay visible"),
+            },
+            frozenset({"trump"}),
+        ),
+        GameEntry(
+            "dupli",
+            _l("Dupli"),
+            _l("Set two policy cards a war; tyranny, benevolence and revolution over four wars."),
+            {},
+            frozenset({"cancel"}),
+            frozenset({"WarResolved"}),
+        ),
+        GameEntry(
+            "red_black",
+            _l("Red and Black Duel"),
+            _l("A two-player bluffing duel for chips: win three plays in your camp's colour."),
+            {},
+            frozenset({"fold"}),
+        ),
+    )
+}
+assert set(CATALOG) == set(GAMES)
+
+
+def entry(name: str) -> GameEntry:
+    """The catalog entry of a game."""
+    return CATALOG[name]

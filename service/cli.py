@@ -1,0 +1,124 @@
+"""The command line: `pbem serve | new | links` (also `python -m service`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from flask import Flask
+
+from service import create_app
+from service.db import migrate
+from service.games import Player, create_game, load
+from service.notify import player_url
+from service.recovery import sweep
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """`k=v` with v read as JSON when it can be (true, 3, [..]), else as a string."""
+    key, sep, raw = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"options are key=value, not {text!r}")
+    try:
+        return key, json.loads(raw)
+    except ValueError:
+        return key, raw
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="Card games by mail.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the web service (embedded mode unless configured)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--threads", type=int, default=8)
+    new = commands.add_parser("new", help="create a game and send the invitations; prints its id last")
+    new.add_argument("game")
+    new.add_argument("--email", action="append", required=True, help="a player's email, in seat order")
+    new.add_argument("--name", action="append", default=[], help="a player's name, in seat order")
+    new.add_argument("--option", action="append", default=[], type=parse_option, help="key=value")
+    new.add_argument("--seed", type=int)
+    new.add_argument("--host-email", help="the host's email (default: the first player's)")
+    links = commands.add_parser("links", help="print each seat's current link")
+    links.add_argument("game_id")
+    commands.add_parser("migrate", help="bring the database schema up to date")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "migrate":
+        migrate(create_app().config["PBEM"]["DATABASE_URL"])
+        return 0
+    app = create_app()
+    with app.app_context():
+        if args.command == "new":
+            return new_game(app, args)
+        if args.command == "links":
+            return print_links(app, args.game_id)
+    return serve(app, args.host, args.port, args.threads)
+
+
+def new_game(app: Flask, args: argparse.Namespace) -> int:
+    names = args.name + [email.split("@")[0] for email in args.email[len(args.name) :]]
+    players = [Player(name, email) for name, email in zip(names, args.email, strict=True)]
+    host_email = args.host_email or players[0].email
+    host = Player(next((p.name for p in players if p.email == host_email), host_email), host_email)
+    try:
+        game_id = create_game(app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed)
+    except ValueError as error:
+        print(f"error: {error}")
+        return 2
+    print(game_id)
+    return 0
+
+
+def print_links(app: Flask, game_id: str) -> int:
+    rt = app.extensions["pbem"]
+    table = load(rt, game_id)
+    for seat in table.seats:
+        print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
+    return 0
+
+
+def serve(app: Flask, host: str, port: int, threads: int) -> int:
+    """Serve with gunicorn (one process, threads; tasks in-process unless REDIS_URL is set)."""
+    from gunicorn.app.base import BaseApplication
+
+    rt = app.extensions["pbem"]
+    if not rt.settings["REDIS_URL"] and rt.mail_configured:
+        _start_embedded_sweep(app)
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", 1)
+            self.cfg.set("threads", threads)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Flask:
+            return app
+
+    print(f"Serving on http://{host}:{port}/  (outbox: http://{host}:{port}/outbox)")
+    Server().run()
+    return 0
+
+
+def _start_embedded_sweep(app: Flask) -> None:
+    """Without Celery beat, retry unsent mail from a background thread."""
+    interval = app.extensions["pbem"].settings["SWEEP_INTERVAL_SECONDS"]
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(interval):
+            with app.app_context():
+                sweep(app.extensions["pbem"])
+
+    threading.Thread(target=loop, name="pbem-sweep", daemon=True).start()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

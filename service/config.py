@@ -1,0 +1,70 @@
+"""Settings: defaults, then environment variables, then the `config` dict given to create_app.
+
+With nothing set the embedded default runs: a SQLite file in the instance folder, Celery tasks run
+in-process, mail kept in the outbox (listed on /outbox). Every setting is documented in README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+# name -> (default, parser); the environment variable has the same name.
+SETTINGS: dict[str, tuple[Any, Any]] = {
+    "DATABASE_URL": (None, str),
+    "REDIS_URL": (None, str),
+    "SECRET_KEY": (None, str),
+    "OLD_SECRET_KEYS": ("", str),
+    "BASE_URL": ("http://127.0.0.1:5000", str),
+    "SMTP_HOST": (None, str),
+    "SMTP_PORT": (25, int),
+    "SMTP_USER": (None, str),
+    "SMTP_PASSWORD": (None, str),
+    "SMTP_SECURITY": ("none", str),  # none | starttls | ssl
+    "SMTP_TIMEOUT": (10.0, float),
+    "MAIL_FROM": ("Card table <cards@localhost>", str),
+    "MAIL_DOMAIN": ("pbem.localhost", str),
+    "LINK_MAX_AGE_DAYS": (400, int),
+    "MOVE_WAIT_SECONDS": (3.0, float),
+    "SWEEP_INTERVAL_SECONDS": (30.0, float),
+    "MAIL_MAX_BACKOFF_SECONDS": (3600, int),
+    "COMMAND_REQUEUE_SECONDS": (60, int),
+    "RUN_MIGRATIONS": (None, lambda v: v.lower() in ("1", "true", "yes")),
+    "TRANSLATIONS_DIR": (str(Path(__file__).parent / "translations"), str),
+}
+
+
+def load_settings(instance_path: str, overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """Settings from defaults, the environment and `overrides`, with the embedded defaults filled in."""
+    values = {name: default for name, (default, _) in SETTINGS.items()}
+    for name, (_, parse) in SETTINGS.items():
+        if os.environ.get(name):
+            values[name] = parse(os.environ[name])
+    values.update(overrides or {})
+    embedded = not values["DATABASE_URL"]
+    if embedded:
+        Path(instance_path).mkdir(parents=True, exist_ok=True)
+        values["DATABASE_URL"] = f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"
+    if values["RUN_MIGRATIONS"] is None:
+        values["RUN_MIGRATIONS"] = values["DATABASE_URL"].startswith("sqlite")
+    if not values["SECRET_KEY"]:
+        values["SECRET_KEY"] = _instance_secret(instance_path)
+    return values
+
+
+def _instance_secret(instance_path: str) -> str:
+    """A secret kept in the instance folder, so embedded-mode links survive a restart."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def secret_keys(settings: dict[str, Any]) -> list[str]:
+    """Keys for signing links, oldest first: itsdangerous signs with the last, verifies with all."""
+    old = [k.strip() for k in str(settings["OLD_SECRET_KEYS"]).split(",") if k.strip()]
+    return [*old, settings["SECRET_KEY"]]

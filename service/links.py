@@ -1,0 +1,80 @@
+"""Signed links (itsdangerous), one salt per purpose.
+
+A player link names a game, a seat and that seat's key version; bumping the version in the database
+revokes every earlier link of the seat. A host link names a game and the host key version. Several
+secret keys can be configured: links are signed with the newest and verified with all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+PLAY_SALT = "pbem.link.play"
+HOST_SALT = "pbem.link.host"
+
+
+class LinkError(Exception):
+    """A link that cannot be used; `reason` is forged, expired or revoked."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    game_id: str
+    seat: int
+    key_version: int
+
+
+@dataclass(frozen=True)
+class HostLink:
+    game_id: str
+    key_version: int
+
+
+class LinkSigner:
+    """Makes and reads the signed tokens that stand in for logins."""
+
+    def __init__(self, secret_keys: list[str], max_age_seconds: int) -> None:
+        self._play = URLSafeTimedSerializer(secret_keys, salt=PLAY_SALT)
+        self._host = URLSafeTimedSerializer(secret_keys, salt=HOST_SALT)
+        self._max_age = max_age_seconds
+
+    def player_token(self, game_id: str, seat: int, key_version: int) -> str:
+        """The token of a seat's personal link."""
+        return self._play.dumps({"g": game_id, "s": seat, "k": key_version})
+
+    def host_token(self, game_id: str, key_version: int) -> str:
+        """The token of the host's management link."""
+        return self._host.dumps({"g": game_id, "k": key_version})
+
+    def read_player(self, token: str) -> PlayerLink:
+        """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
+        data = self._load(self._play, token)
+        try:
+            return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
+        except (KeyError, TypeError, ValueError):
+            raise LinkError("forged") from None
+
+    def read_host(self, token: str) -> HostLink:
+        """The game a host token names; LinkError if forged or expired."""
+        data = self._load(self._host, token)
+        try:
+            return HostLink(str(data["g"]), int(data["k"]))
+        except (KeyError, TypeError, ValueError):
+            raise LinkError("forged") from None
+
+    def _load(self, serializer: URLSafeTimedSerializer, token: str) -> dict:
+        try:
+            data = serializer.loads(token, max_age=self._max_age)
+        except SignatureExpired:
+            raise LinkError("expired") from None
+        except BadSignature:
+            raise LinkError("forged") from None
+        if not isinstance(data, dict):
+            raise LinkError("forged")
+        return data

@@ -1,0 +1,124 @@
+"""Database tables: games and seats, the append-only event log, commands and the mail outbox."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware in UTC (SQLModel's UTCDateTime stores and returns it as UTC)."""
+    return datetime.now(UTC)
+
+
+class GameStatus:
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class GameRecord(SQLModel, table=True):
+    """One game: which rules, its options and status. The truth about play is in `events`."""
+
+    __tablename__ = "games"
+
+    id: str = Field(primary_key=True, max_length=32)
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=GameStatus.ACTIVE, max_length=16)
+    host_name: str = Field(default="", max_length=100)
+    host_email: str = Field(max_length=254)
+    host_key_version: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+
+
+class SeatRecord(SQLModel, table=True):
+    """A player's seat: name, email and the version of their link (bumped to revoke it)."""
+
+    __tablename__ = "seats"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=100)
+    email: str = Field(max_length=254)
+    key_version: int = Field(default=1)
+
+
+class EventRecord(SQLModel, table=True):
+    """One event of a game's append-only log; `(game_id, seq)` is unique, so a concurrent append
+    conflicts instead of overwriting."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_events_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seq: int
+    type: str = Field(max_length=64)
+    v: int
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seat: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CommandStatus:
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class CommandRecord(SQLModel, table=True):
+    """A move as submitted, before and after the worker decided on it."""
+
+    __tablename__ = "commands"
+    __table_args__ = (
+        UniqueConstraint("game_id", "key", name="uq_commands_game_key"),
+        Index("ix_commands_status_created", "status", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int
+    seq: int
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    key: str = Field(max_length=64)
+    status: str = Field(default=CommandStatus.PENDING, max_length=16)
+    reason: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    decided_at: datetime | None = None
+
+
+class MailStatus:
+    PENDING = "pending"
+    SENT = "sent"
+    KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
+
+
+class OutboxMail(SQLModel, table=True):
+    """A mail written in the same transaction as the events that caused it; sent until it goes."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    kind: str = Field(max_length=32)
+    seat: int | None = None
+    to_name: str = Field(default="", max_length=100)
+    to_email: str = Field(max_length=254)
+    subject: str = Field(max_length=300)
+    text_body: str
+    html_body: str
+    message_id: str = Field(max_length=200)
+    thread_id: str = Field(max_length=200)
+    status: str = Field(default=MailStatus.PENDING, max_length=16)
+    attempts: int = Field(default=0)
+    last_error: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    next_attempt_at: datetime = Field(default_factory=utcnow)
+    claimed_until: datetime | None = None
+    sent_at: datetime | None = None

@@ -1,0 +1,56 @@
+"""The JSON twin of the player page, on the same token (CSRF-exempt: the token is the credential)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from flask_babel import gettext as _
+
+from service.access import player_access, seat_summary
+from service.moves import MoveOutcome, command_outcome, submit_move
+from service.notify import say
+from service.pages.play import STATUS_CODES
+from service.runtime import runtime
+
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+
+def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
+    return {
+        "status": outcome.status,
+        "message": say(outcome.message) if outcome.message else None,
+        "command": outcome.command_id,
+        "seq": seq,
+    }
+
+
+@blueprint.get("/play/<token>")
+def state(token: str):  # type: ignore[no-untyped-def]
+    access = player_access(runtime(), token)
+    return jsonify(seat_summary(access.table, access.seat))
+
+
+@blueprint.post("/play/<token>")
+def move(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
+        abort(400, _('Send a JSON object like {"action": {...}, "seq": 12}.'))
+    seq = body.get("seq")
+    if type(seq) is not int:
+        abort(400, _('"seq" must be the integer version the move was chosen at.'))
+    outcome = submit_move(rt, access.table.game_id, access.seat, seq, body["action"])
+    fresh = player_access(rt, token)
+    return jsonify(outcome_json(outcome, fresh.table.version)), STATUS_CODES[outcome.status]
+
+
+@blueprint.get("/play/<token>/commands/<int:command_id>")
+def command(token: str, command_id: int):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    outcome = command_outcome(rt, access.table.game_id, access.seat, command_id)
+    if outcome is None:
+        abort(404, _("There is no such move of yours."))
+    return jsonify(outcome_json(outcome, access.table.version))

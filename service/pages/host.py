@@ -1,0 +1,62 @@
+"""The host's page: the game's players and links, resend or revoke a link, cancel the game."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from service.access import host_access, seat_summary
+from service.catalog import entry
+from service.games import cancel_game, resend_link, revoke_link
+from service.notify import game_title
+from service.runtime import runtime
+
+blueprint = Blueprint("host", __name__)
+
+
+@blueprint.get("/host/<token>")
+def page(token: str) -> str:
+    table = host_access(runtime(), token)
+    return render_template(
+        "host.html",
+        table=table,
+        title=game_title(table),
+        entry=entry(table.record.game),
+        page=seat_summary(table, None),
+        token=token,
+    )
+
+
+def _game_with_seat(token: str, seat: int) -> str:
+    """The id of the host's game, after checking it has that seat."""
+    table = host_access(runtime(), token)
+    if not 0 <= seat < len(table.seats):
+        abort(404, _("This game has no such seat."))
+    return table.game_id
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/resend")
+def resend(token: str, seat: int) -> Response:
+    resend_link(runtime(), _game_with_seat(token, seat), seat)
+    flash(_("The link was sent again."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/revoke")
+def revoke(token: str, seat: int) -> Response:
+    revoke_link(runtime(), _game_with_seat(token, seat), seat)
+    flash(_("The old link no longer works; a new one was sent."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/cancel")
+def cancel(token: str) -> Response:
+    table = host_access(runtime(), token)
+    if request.form.get("confirmed") != "yes":
+        flash(_("Tick the box to confirm that the game should be cancelled."))
+    elif cancel_game(runtime(), table.game_id):
+        flash(_("The game was cancelled and the players were told."))
+    else:
+        flash(_("This game was no longer running."))
+    return redirect(url_for("host.page", token=token), 303)

@@ -1,0 +1,70 @@
+"""Public pages: the games, the create-game form and a game's overview (public information only)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from service.access import seat_summary
+from service.catalog import CATALOG
+from service.forms import NewGameForm, new_game_form
+from service.games import Player, create_game, load
+from service.notify import game_title, host_url
+from service.runtime import runtime
+from service.store import GameNotFound
+
+blueprint = Blueprint("public", __name__)
+
+
+@blueprint.get("/")
+def home() -> str:
+    return render_template("home.html", games=CATALOG.values(), title=_("Card games by mail"))
+
+
+@blueprint.route("/new/<game>", methods=["GET", "POST"])
+def new_game(game: str) -> Response | str | tuple[str, int]:
+    if game not in CATALOG:
+        abort(404, _("There is no such game."))
+    game_entry = CATALOG[game]
+    form = new_game_form(game_entry, request.form if request.method == "POST" else None)
+    error = None
+    if request.method == "POST" and form.validate():
+        players = form.chosen_players()
+        try:
+            game_id = create_game(
+                runtime(),
+                game,
+                players,
+                host=_host(form),
+                options=form.chosen_options(game_entry),
+                seed=form.seed.data,
+            )
+        except ValueError as refusal:
+            error = str(refusal)
+        else:
+            rt = runtime()
+            return redirect(host_url(rt, load(rt, game_id)), 303)
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "new_game.html", form=form, entry=game_entry, error=error, title=game_entry.title
+    ), status
+
+
+def _host(form: NewGameForm) -> Player:
+    return Player(form.host_name.data.strip(), form.host_email.data.strip())
+
+
+@blueprint.get("/game/<game_id>")
+def overview(game_id: str) -> str:
+    try:
+        table = load(runtime(), game_id)
+    except GameNotFound:
+        abort(404, _("There is no such game."))
+    return render_template(
+        "overview.html",
+        table=table,
+        title=game_title(table),
+        entry=CATALOG[table.record.game],
+        page=seat_summary(table, None),
+    )

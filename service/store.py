@@ -1,0 +1,152 @@
+"""The event store: a game's log loaded and folded, and appends guarded by the expected version.
+
+Folded states are immutable, so the newest state of recently used games is cached per process and
+only the events appended since are read and folded on the next load.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from rules import Game, get_game
+from service.models import EventRecord, GameRecord, GameStatus, SeatRecord
+
+
+class VersionConflict(Exception):
+    """Another writer appended to the game first; reload and decide again."""
+
+
+class GameNotFound(LookupError):
+    """No game with that id."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game as loaded: its record, seats, log (with who acted for each event) and folded state."""
+
+    record: GameRecord
+    seats: tuple[SeatRecord, ...]
+    events: tuple[dict[str, Any], ...]
+    actors: tuple[int | None, ...]
+    state: Any
+
+    @property
+    def game_id(self) -> str:
+        return self.record.id
+
+    @property
+    def rules(self) -> Game:
+        return get_game(self.record.game)
+
+    @property
+    def version(self) -> int:
+        """The sequence number of the last event (events are numbered from 1)."""
+        return len(self.events)
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def active(self) -> bool:
+        return self.record.status == GameStatus.ACTIVE
+
+
+@dataclass(frozen=True)
+class _Folded:
+    events: tuple[dict[str, Any], ...]
+    actors: tuple[int | None, ...]
+    state: Any
+
+
+class FoldCache:
+    """The newest folded state of the most recently used games, per process."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._items: OrderedDict[str, _Folded] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> _Folded | None:
+        with self._lock:
+            item = self._items.get(game_id)
+            if item is not None:
+                self._items.move_to_end(game_id)
+            return item
+
+    def put(self, game_id: str, item: _Folded) -> None:
+        with self._lock:
+            current = self._items.get(game_id)
+            if current is None or len(current.events) <= len(item.events):
+                self._items[game_id] = item
+                self._items.move_to_end(game_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+def event_from_row(row: EventRecord) -> dict[str, Any]:
+    """The rules' event dict stored in a row."""
+    return {"type": row.type, "v": row.v, **row.data}
+
+
+def load_table(session: Session, game_id: str, cache: FoldCache | None = None) -> Table:
+    """A game with its whole log folded (only the new tail when the cache holds an earlier fold)."""
+    record = session.get(GameRecord, game_id)
+    if record is None:
+        raise GameNotFound(game_id)
+    seats = session.exec(
+        select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(col(SeatRecord.seat))
+    ).all()
+    folded = cache.get(game_id) if cache else None
+    since = len(folded.events) if folded else 0
+    rows = session.exec(
+        select(EventRecord)
+        .where(EventRecord.game_id == game_id, EventRecord.seq > since)
+        .order_by(col(EventRecord.seq))
+    ).all()
+    rules = get_game(record.game)
+    new_events = [event_from_row(row) for row in rows]
+    if folded is None or (rows and rows[0].seq != since + 1):
+        folded = _Folded((), (), None)
+    state = folded.state
+    for event in new_events:
+        state = rules.apply(state, event)
+    folded = _Folded(
+        folded.events + tuple(new_events), folded.actors + tuple(row.seat for row in rows), state
+    )
+    if cache is not None and new_events:
+        cache.put(game_id, folded)
+    return Table(record, tuple(seats), folded.events, folded.actors, folded.state)
+
+
+def append_events(
+    session: Session, game_id: str, expected_version: int, events: list[dict[str, Any]], seat: int | None
+) -> None:
+    """Add events after `expected_version`; VersionConflict if someone else appended first.
+
+    The unique (game_id, seq) constraint makes the database the judge: a concurrent writer's
+    insert of the same seq fails instead of overwriting.
+    """
+    for offset, event in enumerate(events, start=1):
+        data = {k: v for k, v in event.items() if k not in ("type", "v")}
+        session.add(
+            EventRecord(
+                game_id=game_id,
+                seq=expected_version + offset,
+                type=event["type"],
+                v=event["v"],
+                data=data,
+                seat=seat,
+            )
+        )
+    try:
+        session.flush()
+    except IntegrityError as error:
+        session.rollback()
+        raise VersionConflict(game_id) from error

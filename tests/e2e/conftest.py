@@ -1,0 +1,55 @@
+"""A live embedded server on 127.0.0.1 and Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from service import create_app
+from tests.conftest import app_config, unavailable
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
+    """The embedded service (SQLite, tasks in-process, local outbox) on a free local port."""
+    app = create_app(app_config(tmp_path, None))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app.config["PBEM"]["BASE_URL"] = base
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield base, app
+    server.shutdown()
+
+
+@pytest.fixture
+def page():  # type: ignore[no-untyped-def]
+    """A fresh headless chromium page."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        unavailable("chromium", FileNotFoundError(CHROMIUM))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+        yield context.new_page()
+        browser.close()

@@ -1,0 +1,93 @@
+"""Test helpers: reading forms and links out of pages and mails, the way a browser would."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from typing import Any
+
+from flask import Flask
+from sqlmodel import Session, col, select
+
+from service.models import EventRecord, OutboxMail
+from service.runtime import Clock
+
+PLAY_LINK = re.compile(r"http://localhost(/play/[A-Za-z0-9_.\-]+)")
+
+
+@dataclass
+class Form:
+    action: str
+    fields: dict[str, str] = field(default_factory=dict)
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (name, value) of submit buttons
+
+    def actions(self) -> list[dict[str, Any]]:
+        """The move each `action` button would submit."""
+        return [json.loads(value) for name, value in self.buttons if name == "action"]
+
+
+class FormParser(HTMLParser):
+    """Every <form> of a page with its hidden inputs and submit buttons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.forms.append(Form(a.get("action", "")))
+        elif self.forms and tag == "input" and a.get("type") == "hidden":
+            self.forms[-1].fields[a["name"]] = a.get("value", "")
+        elif self.forms and tag == "button" and a.get("name"):
+            self.forms[-1].buttons.append((a["name"], a.get("value", "")))
+
+
+def forms(html: str) -> list[Form]:
+    parser = FormParser()
+    parser.feed(html)
+    return parser.forms
+
+
+def move_form(html: str) -> Form | None:
+    """The form holding the move buttons, if the page offers moves."""
+    return next((f for f in forms(html) if f.actions()), None)
+
+
+def mails(app: Flask, to: str | None = None, kind: str | None = None) -> list[OutboxMail]:
+    """Outbox rows, oldest first, optionally for one address and kind."""
+    with Session(app.extensions["pbem"].engine) as session:
+        query = select(OutboxMail).order_by(col(OutboxMail.id))
+        if to:
+            query = query.where(OutboxMail.to_email == to)
+        if kind:
+            query = query.where(OutboxMail.kind == kind)
+        return list(session.exec(query).all())
+
+
+def play_path(mail: OutboxMail) -> str:
+    """The /play/<token> path a mail links to."""
+    match = PLAY_LINK.search(mail.text_body)
+    assert match, f"no player link in mail {mail.subject!r}"
+    return match.group(1)
+
+
+def event_count(app: Flask, game_id: str) -> int:
+    with Session(app.extensions["pbem"].engine) as session:
+        return len(session.exec(select(EventRecord.id).where(EventRecord.game_id == game_id)).all())
+
+
+class SteppingClock(Clock):
+    """Wall time that moves only when a test says so (monotonic time and sleeping stay real)."""
+
+    def __init__(self) -> None:
+        self._now = datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, **delta: float) -> None:
+        self._now += timedelta(**delta)

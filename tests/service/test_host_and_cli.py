@@ -1,0 +1,121 @@
+"""The host's page (resend, revoke, cancel) and the command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.games import Player, create_game, load
+from tests.helpers import event_count, forms, mails, play_path
+
+EMAILS = ["ann@example.org", "bo@example.org"]
+
+
+def host_page(app: Flask, client: FlaskClient) -> tuple[str, str]:
+    rt = app.extensions["pbem"]
+    game_id = create_game(
+        rt,
+        "red_black",
+        [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])],
+        Player("Host", "host@example.org"),
+        seed=2,
+    )
+    return game_id, "/host/" + rt.signer.host_token(game_id, 1)
+
+
+def post_form(client: FlaskClient, page: str, action_suffix: str, **extra: str):  # type: ignore[no-untyped-def]
+    form = next(f for f in forms(client.get(page).get_data(as_text=True)) if f.action.endswith(action_suffix))
+    return client.post(form.action, data={**form.fields, **extra})
+
+
+def test_host_resends_a_link_unchanged(app: Flask, client: FlaskClient) -> None:
+    _, page = host_page(app, client)
+    assert post_form(client, page, "/seats/1/resend").status_code == 303
+    (resent,) = mails(app, to=EMAILS[1], kind="link_resent")
+    assert play_path(resent) == play_path(mails(app, to=EMAILS[1], kind="invitation")[0])
+
+
+def test_host_revokes_a_leaked_link(app: Flask, client: FlaskClient) -> None:
+    _, page = host_page(app, client)
+    old = play_path(mails(app, to=EMAILS[0], kind="invitation")[0])
+    assert post_form(client, page, "/seats/0/revoke").status_code == 303
+    assert client.get(old).status_code == 403
+    assert client.get(play_path(mails(app, to=EMAILS[0], kind="link_reissued")[0])).status_code == 200
+
+
+def test_host_cancels_only_when_confirmed(app: Flask, client: FlaskClient) -> None:
+    game_id, page = host_page(app, client)
+    post_form(client, page, "/cancel")
+    assert load(app.extensions["pbem"], game_id).active
+    post_form(client, page, "/cancel", confirmed="yes")
+    assert load(app.extensions["pbem"], game_id).record.status == "cancelled"
+    assert {m.to_email for m in mails(app, kind="game_cancelled")} == set(EMAILS)
+    link = play_path(mails(app, to=EMAILS[0], kind="invitation")[0])
+    before = event_count(app, game_id)
+    state = client.get("/api" + link).get_json()
+    assert state["legal_actions"] == [] and state["status"] == "cancelled"
+    response = client.post("/api" + link, json={"action": {"card": "AS"}, "seq": state["seq"]})
+    assert response.status_code == 409 and event_count(app, game_id) == before
+
+
+def test_host_page_refuses_a_player_token(app: Flask, client: FlaskClient) -> None:
+    _, _ = host_page(app, client)
+    player_token = play_path(mails(app, to=EMAILS[0], kind="invitation")[0]).removeprefix("/play/")
+    assert client.get(f"/host/{player_token}").status_code == 403
+
+
+def test_cli_creates_a_game_and_prints_the_links(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "SECRET_KEY": "cli",
+        "RUN_MIGRATIONS": "1",
+        "BASE_URL": "http://cards.example",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("SMTP_HOST", None)
+    new = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "service",
+            "new",
+            "red_black",
+            "--email",
+            EMAILS[0],
+            "--email",
+            EMAILS[1],
+            "--seed",
+            "4",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    game_id = new.stdout.strip().splitlines()[-1]
+    links = (
+        subprocess.run(
+            [sys.executable, "-m", "service", "links", game_id],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()
+    )
+    assert len(links) == 2
+    assert links[0].startswith("0\tann <ann@example.org>\thttp://cards.example/play/")
+    refused = subprocess.run(
+        [sys.executable, "-m", "service", "new", "red_black", "--email", EMAILS[0]],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2 and "2 players" in refused.stdout

@@ -1,0 +1,88 @@
+"""Mail by SMTP in the embedded mode: real delivery, threading headers, retries after an outage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from service import create_app
+from service.games import Player, create_game
+from service.mail import deliver
+from service.models import MailStatus
+from service.recovery import sweep
+from service.runtime import Runtime
+from tests.conftest import app_config
+from tests.helpers import SteppingClock, mails
+from tests.smtp_sink import SmtpSink
+
+EMAILS = ["ann@example.org", "bo@example.org"]
+
+
+def new_game(rt: Runtime) -> str:
+    return create_game(
+        rt,
+        "red_black",
+        [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])],
+        Player("Host", "host@example.org"),
+        seed=1,
+    )
+
+
+def smtp_app(tmp_path: Path, sink: SmtpSink) -> Flask:
+    return create_app(app_config(tmp_path, None, SMTP_HOST="127.0.0.1", SMTP_PORT=sink.port))
+
+
+def test_invitations_are_delivered_as_text_and_html(tmp_path: Path, smtp_sink: SmtpSink) -> None:
+    app = smtp_app(tmp_path, smtp_sink)
+    with app.app_context():
+        new_game(app.extensions["pbem"])
+    assert {m.status for m in mails(app)} == {MailStatus.SENT}
+    (message,) = smtp_sink.collector.to(EMAILS[0])
+    assert message.is_multipart()
+    types = [part.get_content_type() for part in message.walk()]
+    assert "text/plain" in types and "text/html" in types
+    assert message["Message-ID"].startswith("<") and "invited" in message["Subject"]
+    assert app.test_client().get("/outbox").status_code == 404  # mail is configured: no local outbox
+
+
+def test_later_mails_thread_under_the_invitation(tmp_path: Path, smtp_sink: SmtpSink) -> None:
+    app = smtp_app(tmp_path, smtp_sink)
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        new_game(rt)
+        client = app.test_client()
+        links = [m.text_body.split("http://localhost")[1].split()[0] for m in mails(app, kind="invitation")]
+        for link in links:
+            state = client.get("/api" + link).get_json()
+            client.post("/api" + link, json={"action": state["legal_actions"][0], "seq": state["seq"]})
+    invitation = smtp_sink.collector.to(EMAILS[0])[0]
+    follow_ups = smtp_sink.collector.to(EMAILS[0])[1:]
+    assert follow_ups, "the camp reveal should have sent a your-move mail"
+    for message in follow_ups:
+        assert message["In-Reply-To"] == invitation["Message-ID"]
+        assert invitation["Message-ID"] in message["References"]
+
+
+def test_mail_is_retried_until_the_server_is_back(tmp_path: Path, smtp_sink: SmtpSink) -> None:
+    smtp_sink.stop()
+    app = smtp_app(tmp_path, smtp_sink)
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        new_game(rt)
+        failed = mails(app)
+        assert {m.status for m in failed} == {MailStatus.PENDING}
+        assert all(m.attempts == 1 and "Connection" in (m.last_error or "") for m in failed)
+        rt.clock = clock = SteppingClock()
+        assert sweep(rt) == (0, 0)  # not due yet: the backoff holds them back
+        clock.advance(seconds=6)
+        assert sweep(rt) == (len(failed), 0)  # due, but the server is still down
+        assert {m.attempts for m in mails(app)} == {2}
+        smtp_sink.start()
+        clock.advance(seconds=6)
+        assert sweep(rt) == (0, 0)  # second backoff (10 s) not over yet
+        clock.advance(seconds=6)
+        assert sweep(rt) == (len(failed), 0)
+        assert deliver(rt, failed[0].id) is None  # sent once, never twice
+    assert {m.status for m in mails(app)} == {MailStatus.SENT}
+    assert len(smtp_sink.collector.messages) == len(failed)

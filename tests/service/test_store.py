@@ -1,0 +1,63 @@
+"""The event store: appends guarded by the expected version, an append-only log, folds that agree."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session
+
+from service.games import Player, create_game
+from service.store import FoldCache, VersionConflict, append_events, load_table
+
+EMAILS = ["ann@example.org", "bo@example.org"]
+
+
+def new_game(app: Flask) -> str:
+    return create_game(
+        app.extensions["pbem"],
+        "red_black",
+        [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])],
+        Player("Ann", EMAILS[0]),
+        seed=9,
+    )
+
+
+def test_append_at_a_taken_version_conflicts_and_overwrites_nothing(app: Flask) -> None:
+    game_id = new_game(app)
+    engine = app.extensions["pbem"].engine
+    with Session(engine) as session:
+        table = load_table(session, game_id)
+        action = table.rules.legal_actions(table.state, 0)[0]
+        events = table.rules.act(table.state, 0, action)
+        append_events(session, game_id, table.version, events, 0)
+        session.commit()
+    with Session(engine) as session, pytest.raises(VersionConflict):
+        append_events(session, game_id, table.version, [{"type": "Bogus", "v": 1}], 1)
+    with Session(engine) as session:
+        stored = load_table(session, game_id)
+    assert stored.events[table.version :] == tuple(events)
+
+
+def test_cached_fold_equals_a_full_fold(app: Flask) -> None:
+    game_id = new_game(app)
+    engine = app.extensions["pbem"].engine
+    cache = FoldCache()
+    with Session(engine) as session:
+        first = load_table(session, game_id, cache)
+        events = first.rules.act(first.state, 1, first.rules.legal_actions(first.state, 1)[0])
+        append_events(session, game_id, first.version, events, 1)
+        session.commit()
+    with Session(engine) as session:
+        cached, full = load_table(session, game_id, cache), load_table(session, game_id)
+    assert cached.version == first.version + len(events)
+    assert cached.rules.view(cached.state, 0) == full.rules.view(full.state, 0)
+    assert repr(cached.state) == repr(full.state)
+
+
+@pytest.mark.parametrize("statement", ["UPDATE events SET type = 'Forged'", "DELETE FROM events"])
+def test_postgres_refuses_to_change_the_log(pg_app: Flask, statement: str) -> None:
+    new_game(pg_app)
+    with Session(pg_app.extensions["pbem"].engine) as session, pytest.raises(DBAPIError, match="append-only"):
+        session.execute(text(statement))

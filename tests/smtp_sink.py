@@ -1,0 +1,51 @@
+"""A real SMTP server (aiosmtpd) in-process, collecting what it receives."""
+
+from __future__ import annotations
+
+import email
+import socket
+import threading
+from email.message import Message
+
+from aiosmtpd.controller import Controller
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Collector:
+    """aiosmtpd handler keeping every message it accepts."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        with self.lock:
+            self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        with self.lock:
+            return [m for m in self.messages if address in m["To"]]
+
+
+class SmtpSink:
+    """Start, stop and restart a real SMTP server on a fixed local port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.collector = Collector()
+        self._controller: Controller | None = None
+
+    def start(self) -> None:
+        self._controller = Controller(self.collector, hostname="127.0.0.1", port=self.port)
+        self._controller.start()
+
+    def stop(self) -> None:
+        if self._controller:
+            self._controller.stop()
+            self._controller = None

@@ -1,0 +1,53 @@
+"""A Celery worker as a child process, configured by settings (for tests and benchmarks)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+class WorkerDidNotStart(RuntimeError):
+    """The worker exited or stayed silent; the message ends with its log."""
+
+
+@contextmanager
+def worker_process(settings: dict[str, Any], log: Path, threads: int = 4) -> Iterator[subprocess.Popen]:
+    """`celery -A worker.main worker` with `settings` as environment variables, once it is ready."""
+    env = {**os.environ, **{key: str(value) for key, value in settings.items() if value is not None}}
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "worker.main",
+        "worker",
+        "--pool",
+        "threads",
+        "--concurrency",
+        str(threads),
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    with log.open("w") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while "ready." not in log.read_text():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise WorkerDidNotStart(f"the Celery worker did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()

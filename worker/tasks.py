@@ -1,0 +1,33 @@
+"""Celery tasks: thin wrappers that take ids and call the service's plain functions."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from service.mail import deliver
+from service.moves import apply_command
+from service.recovery import sweep as sweep_all
+from service.runtime import runtime
+
+MAIL_RETRIES = 3
+
+
+@shared_task(name="worker.tasks.apply_move")
+def apply_move(command_id: int) -> str:
+    """Decide and apply one submitted move (idempotent)."""
+    return apply_command(runtime(), command_id)
+
+
+@shared_task(bind=True, name="worker.tasks.send_mail", max_retries=MAIL_RETRIES)
+def send_mail(self, mail_id: int) -> bool | None:  # type: ignore[no-untyped-def]
+    """Deliver one outbox row; a few quick retries here, after that the sweep keeps trying."""
+    sent = deliver(runtime(), mail_id)
+    if sent is False and not self.request.is_eager and self.request.retries < MAIL_RETRIES:
+        raise self.retry(countdown=5 * 2**self.request.retries)
+    return sent
+
+
+@shared_task(name="worker.tasks.sweep")
+def sweep() -> tuple[int, int]:
+    """Re-queue unsent mail and lost moves."""
+    return sweep_all(runtime())
