@@ -25,6 +25,9 @@ PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgre
 REDIS_SERVER = os.environ.get("TEST_REDIS_SERVER", "redis://127.0.0.1:6379")
 TABLES = ("outbox", "commands", "events", "seats", "games")
 REQUIRE_SERVICES = bool(os.environ.get("CI") or os.environ.get("PBEM_REQUIRE_SERVICES"))
+# Several checkouts may test on one machine at once: each sets its own database prefix and Redis range.
+TEST_DB_PREFIX = os.environ.get("PBEM_TEST_DB_PREFIX", "pbem_test")
+TEST_REDIS_TOP = int(os.environ.get("PBEM_TEST_REDIS_TOP", "15"))
 
 
 def unavailable(service: str, error: Exception) -> None:
@@ -43,7 +46,7 @@ def xdist_index(worker_id: str) -> int:
 @pytest.fixture(scope="session")
 def pg_url(worker_id: str) -> str:
     """A database of this test process's own, created afresh and migrated once per session."""
-    name = f"pbem_test_{xdist_index(worker_id)}"
+    name = f"{TEST_DB_PREFIX}_{xdist_index(worker_id)}"
     admin = create_engine(f"{PG_SERVER}/postgres", isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
@@ -70,8 +73,8 @@ def clean_pg(pg_url: str) -> str:
 
 @pytest.fixture(scope="session")
 def redis_url(worker_id: str) -> str:
-    """A Redis database of this test process's own (15, 14, ...), emptied once per session."""
-    url = f"{REDIS_SERVER}/{15 - xdist_index(worker_id)}"
+    """A Redis database of this test process's own (15, 14, ... by default), emptied once per session."""
+    url = f"{REDIS_SERVER}/{TEST_REDIS_TOP - xdist_index(worker_id)}"
     try:
         redis.Redis.from_url(url).flushdb()
     except Exception as error:
