@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import Session
 
 from rules import get_game
-from service.models import GameRecord, GameStatus, OutboxMail, SeatRecord, utcnow
+from service.models import EventOrigin, GameRecord, GameStatus, OutboxMail, SeatRecord, utcnow
 from service.notify import draft_mail, invitation_mails, player_url
 from service.runtime import Runtime
 from service.store import Table, append_events, load_table
@@ -36,7 +36,13 @@ def create_game(
     game_id = secrets.token_urlsafe(9)
     with Session(rt.engine, expire_on_commit=False) as session:
         record = GameRecord(
-            id=game_id, game=game, options=dict(options or {}), host_name=host.name, host_email=host.email
+            id=game_id,
+            game=game,
+            options=dict(options or {}),
+            host_name=host.name,
+            host_email=host.email,
+            seed_salt=secrets.token_hex(16),
+            created_at=rt.clock.now(),
         )
         session.add(record)
         seats = [
@@ -44,7 +50,7 @@ def create_game(
         ]
         session.add_all(seats)
         session.flush()
-        append_events(session, game_id, 0, opening, None)
+        append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=rt.clock.now())
         table = load_table(session, game_id)
         mails = invitation_mails(rt, table)
         session.add_all(mails)

@@ -34,6 +34,10 @@ class GameRecord(SQLModel, table=True):
     host_key_version: int = Field(default=1)
     created_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = None
+    # Hashed with the seed into the commitment shown at the start; revealed with the seed at the end.
+    seed_salt: str = Field(default="", max_length=64)
+    public_replay: bool = Field(default=False)  # the host lets anyone with the replay link see it
+    watch_key_version: int = Field(default=1)  # bumped to revoke the spectator link
 
 
 class SeatRecord(SQLModel, table=True):
@@ -46,6 +50,15 @@ class SeatRecord(SQLModel, table=True):
     name: str = Field(max_length=100)
     email: str = Field(max_length=254)
     key_version: int = Field(default=1)
+
+
+class EventOrigin:
+    """Who made the move an event records (pages and the replay mark moves not made by hand)."""
+
+    PLAYER = "player"
+    GAME = "game"  # the opening events: nobody acted
+    BOT = "bot"  # the seat-keeper played for the seat
+    AUTO = "auto"  # the only legal move, played for the player by their setting
 
 
 class EventRecord(SQLModel, table=True):
@@ -63,6 +76,10 @@ class EventRecord(SQLModel, table=True):
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     seat: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
+    # On the first event of each move: the action that caused it, so that the log can be re-run
+    # from the revealed seed (service/fairness.py) to show the deals were not tampered with.
+    action: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    origin: str = Field(default=EventOrigin.PLAYER, max_length=16)
 
 
 class CommandStatus:

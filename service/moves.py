@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -19,7 +20,7 @@ from sqlmodel import Session, select
 
 from rules import IllegalAction
 from rules.base import N_, Message
-from service.models import CommandRecord, CommandStatus, GameStatus, utcnow
+from service.models import CommandRecord, CommandStatus, EventOrigin, GameStatus, utcnow
 from service.notify import mails_after_move
 from service.runtime import Runtime
 from service.store import Table, VersionConflict, append_events, load_table
@@ -159,8 +160,11 @@ def apply_command(rt: Runtime, command_id: int) -> str:
                     command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
                     session.commit()
                     return command.status
-                append_events(session, before.game_id, before.version, verdict, command.seat)
-                after = _table_after(before, verdict, command.seat)
+                now = rt.clock.now()
+                append_events(
+                    session, before.game_id, before.version, verdict, command.seat, command.action, now=now
+                )
+                after = _table_after(before, verdict, command.seat, EventOrigin.PLAYER, now)
                 if after.rules.result(after.state) is not None:
                     before.record.status = GameStatus.FINISHED
                     before.record.finished_at = utcnow()
@@ -178,7 +182,9 @@ def apply_command(rt: Runtime, command_id: int) -> str:
     raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
 
 
-def _table_after(before: Table, events: list[dict[str, Any]], seat: int) -> Table:
+def _table_after(
+    before: Table, events: list[dict[str, Any]], seat: int, origin: str, now: datetime
+) -> Table:
     """The table once `events` are appended (folded from the loaded state, not reloaded)."""
     state = before.state
     for event in events:
@@ -188,5 +194,7 @@ def _table_after(before: Table, events: list[dict[str, Any]], seat: int) -> Tabl
         before.seats,
         before.events + tuple(events),
         before.actors + (seat,) * len(events),
+        before.origins + (origin,) * len(events),
+        before.times + (now,) * len(events),
         state,
     )

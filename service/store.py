@@ -9,13 +9,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from rules import Game, get_game
-from service.models import EventRecord, GameRecord, GameStatus, SeatRecord
+from service.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
 
 
 class VersionConflict(Exception):
@@ -28,12 +29,15 @@ class GameNotFound(LookupError):
 
 @dataclass(frozen=True)
 class Table:
-    """A game as loaded: its record, seats, log (with who acted for each event) and folded state."""
+    """A game as loaded: its record, seats, log (with who acted for each event, how, and when) and
+    folded state. `events`, `actors`, `origins` and `times` run in parallel, one entry per event."""
 
     record: GameRecord
     seats: tuple[SeatRecord, ...]
     events: tuple[dict[str, Any], ...]
     actors: tuple[int | None, ...]
+    origins: tuple[str, ...]
+    times: tuple[datetime, ...]
     state: Any
 
     @property
@@ -62,6 +66,8 @@ class Table:
 class _Folded:
     events: tuple[dict[str, Any], ...]
     actors: tuple[int | None, ...]
+    origins: tuple[str, ...]
+    times: tuple[datetime, ...]
     state: Any
 
 
@@ -113,23 +119,37 @@ def load_table(session: Session, game_id: str, cache: FoldCache | None = None) -
     rules = get_game(record.game)
     new_events = [event_from_row(row) for row in rows]
     if folded is None or (rows and rows[0].seq != since + 1):
-        folded = _Folded((), (), None)
+        folded = _Folded((), (), (), (), None)
     state = folded.state
     for event in new_events:
         state = rules.apply(state, event)
     folded = _Folded(
-        folded.events + tuple(new_events), folded.actors + tuple(row.seat for row in rows), state
+        folded.events + tuple(new_events),
+        folded.actors + tuple(row.seat for row in rows),
+        folded.origins + tuple(row.origin for row in rows),
+        folded.times + tuple(row.created_at for row in rows),
+        state,
     )
     if cache is not None and new_events:
         cache.put(game_id, folded)
-    return Table(record, tuple(seats), folded.events, folded.actors, folded.state)
+    return Table(
+        record, tuple(seats), folded.events, folded.actors, folded.origins, folded.times, folded.state
+    )
 
 
 def append_events(
-    session: Session, game_id: str, expected_version: int, events: list[dict[str, Any]], seat: int | None
+    session: Session,
+    game_id: str,
+    expected_version: int,
+    events: list[dict[str, Any]],
+    seat: int | None,
+    action: dict[str, Any] | None = None,
+    origin: str = EventOrigin.PLAYER,
+    now: datetime | None = None,
 ) -> None:
     """Add events after `expected_version`; VersionConflict if someone else appended first.
 
+    `seat` made the move `action` (kept on the first event) and `origin` says how it was made.
     The unique (game_id, seq) constraint makes the database the judge: a concurrent writer's
     insert of the same seq fails instead of overwriting.
     """
@@ -143,6 +163,9 @@ def append_events(
                 v=event["v"],
                 data=data,
                 seat=seat,
+                action=action if offset == 1 else None,
+                origin=origin,
+                **({"created_at": now} if now is not None else {}),
             )
         )
     try:
