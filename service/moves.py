@@ -182,9 +182,7 @@ def apply_command(rt: Runtime, command_id: int) -> str:
     raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
 
 
-def _table_after(
-    before: Table, events: list[dict[str, Any]], seat: int, origin: str, now: datetime
-) -> Table:
+def _table_after(before: Table, events: list[dict[str, Any]], seat: int, origin: str, now: datetime) -> Table:
     """The table once `events` are appended (folded from the loaded state, not reloaded)."""
     state = before.state
     for event in events:
