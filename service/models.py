@@ -40,8 +40,17 @@ class GameRecord(SQLModel, table=True):
     watch_key_version: int = Field(default=1)  # bumped to revoke the spectator link
 
 
+class NotifyMode:
+    """How a player hears that a game waits on them."""
+
+    TURN = "turn"  # a mail at each turn (the default)
+    DIGEST = "digest"  # one mail a day listing every game waiting on them
+    NONE = "none"
+
+
 class SeatRecord(SQLModel, table=True):
-    """A player's seat: name, email and the version of their link (bumped to revoke it)."""
+    """A player's seat: name, email, the version of their link (bumped to revoke it) and the
+    player's own settings."""
 
     __tablename__ = "seats"
 
@@ -50,6 +59,9 @@ class SeatRecord(SQLModel, table=True):
     name: str = Field(max_length=100)
     email: str = Field(max_length=254)
     key_version: int = Field(default=1)
+    auto_play: bool = Field(default=True)  # play a forced move (the only legal one) for the player
+    notify: str = Field(default=NotifyMode.TURN, max_length=16)
+    timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
 
 
 class EventOrigin:
