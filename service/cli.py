@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -12,9 +13,12 @@ from flask import Flask
 
 from service import create_app
 from service.db import migrate
+from service.digest import send_due_digests
 from service.games import Player, create_game, load
 from service.notify import player_url
 from service.recovery import sweep
+
+log = logging.getLogger(__name__)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -89,7 +93,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     from gunicorn.app.base import BaseApplication
 
     rt = app.extensions["pbem"]
-    if not rt.settings["REDIS_URL"] and rt.mail_configured:
+    if not rt.settings["REDIS_URL"]:
         _start_embedded_sweep(app)
 
     class Server(BaseApplication):
@@ -108,14 +112,18 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
 
 
 def _start_embedded_sweep(app: Flask) -> None:
-    """Without Celery beat, retry unsent mail from a background thread."""
+    """Without Celery beat, retry unsent mail and draft the due daily digests from a background thread."""
     interval = app.extensions["pbem"].settings["SWEEP_INTERVAL_SECONDS"]
     stop = threading.Event()
 
     def loop() -> None:
         while not stop.wait(interval):
             with app.app_context():
-                sweep(app.extensions["pbem"])
+                try:
+                    sweep(app.extensions["pbem"])
+                    send_due_digests(app.extensions["pbem"])
+                except Exception:  # a database hiccup must not end the thread: the next tick retries
+                    log.exception("embedded sweep failed")
 
     threading.Thread(target=loop, name="pbem-sweep", daemon=True).start()
 

@@ -31,6 +31,7 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "SWEEP_INTERVAL_SECONDS": (30.0, float),
     "MAIL_MAX_BACKOFF_SECONDS": (3600, int),
     "COMMAND_REQUEUE_SECONDS": (60, int),
+    "DIGEST_HOUR": (7, int),  # local hour (0-23) from which each reader's daily digest is sent
     "RUN_MIGRATIONS": (None, lambda v: v.lower() in ("1", "true", "yes")),
     "TRANSLATIONS_DIR": (str(Path(__file__).parent / "translations"), str),
 }

@@ -1,8 +1,10 @@
 """Signed links (itsdangerous), one salt per purpose.
 
 A player link names a game, a seat and that seat's key version; bumping the version in the database
-revokes every earlier link of the seat. A host link names a game and the host key version. Several
-secret keys can be configured: links are signed with the newest and verified with all of them.
+revokes every earlier link of the seat. A host link names a game and the host key version. An
+unsubscribe link names what one mail was sent for: a seat, a game's host, or an address (the daily
+digest). Several secret keys can be configured: links are signed with the newest and verified with
+all of them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 PLAY_SALT = "pbem.link.play"
 HOST_SALT = "pbem.link.host"
+UNSUBSCRIBE_SALT = "pbem.link.unsubscribe"
 
 
 class LinkError(Exception):
@@ -36,12 +39,23 @@ class HostLink:
     key_version: int
 
 
+@dataclass(frozen=True)
+class AddressLink:
+    """An email address as a whole: the reader of a daily digest (lower-cased)."""
+
+    email: str
+
+
+MailReader = PlayerLink | HostLink | AddressLink
+
+
 class LinkSigner:
     """Makes and reads the signed tokens that stand in for logins."""
 
     def __init__(self, secret_keys: list[str], max_age_seconds: int) -> None:
         self._play = URLSafeTimedSerializer(secret_keys, salt=PLAY_SALT)
         self._host = URLSafeTimedSerializer(secret_keys, salt=HOST_SALT)
+        self._unsubscribe = URLSafeTimedSerializer(secret_keys, salt=UNSUBSCRIBE_SALT)
         self._max_age = max_age_seconds
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
@@ -51,6 +65,16 @@ class LinkSigner:
     def host_token(self, game_id: str, key_version: int) -> str:
         """The token of the host's management link."""
         return self._host.dumps({"g": game_id, "k": key_version})
+
+    def unsubscribe_token(self, reader: MailReader) -> str:
+        """The token of the unsubscribe link in a mail to `reader`."""
+        if isinstance(reader, PlayerLink):
+            return self._unsubscribe.dumps(
+                {"t": "seat", "g": reader.game_id, "s": reader.seat, "k": reader.key_version}
+            )
+        if isinstance(reader, HostLink):
+            return self._unsubscribe.dumps({"t": "host", "g": reader.game_id, "k": reader.key_version})
+        return self._unsubscribe.dumps({"t": "address", "e": reader.email})
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
@@ -67,6 +91,20 @@ class LinkSigner:
             return HostLink(str(data["g"]), int(data["k"]))
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
+
+    def read_unsubscribe(self, token: str) -> MailReader:
+        """The reader an unsubscribe token names; LinkError if forged or expired."""
+        data = self._load(self._unsubscribe, token)
+        try:
+            if data["t"] == "seat":
+                return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
+            if data["t"] == "host":
+                return HostLink(str(data["g"]), int(data["k"]))
+            if data["t"] == "address":
+                return AddressLink(str(data["e"]))
+        except (KeyError, TypeError, ValueError):
+            pass
+        raise LinkError("forged")
 
     def _load(self, serializer: URLSafeTimedSerializer, token: str) -> dict:
         try:

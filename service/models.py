@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint
@@ -38,6 +38,8 @@ class GameRecord(SQLModel, table=True):
     seed_salt: str = Field(default="", max_length=64)
     public_replay: bool = Field(default=False)  # the host lets anyone with the replay link see it
     watch_key_version: int = Field(default=1)  # bumped to revoke the spectator link
+    # The host's notices about play by mail; the unsubscribe link of a host mail turns them off.
+    host_notify: bool = Field(default=True)
 
 
 class NotifyMode:
@@ -134,7 +136,7 @@ class OutboxMail(SQLModel, table=True):
     __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="games.id", max_length=32)
+    game_id: str | None = Field(default=None, foreign_key="games.id", max_length=32)  # None: a digest
     kind: str = Field(max_length=32)
     seat: int | None = None
     to_name: str = Field(default="", max_length=100)
@@ -144,6 +146,8 @@ class OutboxMail(SQLModel, table=True):
     html_body: str
     message_id: str = Field(max_length=200)
     thread_id: str = Field(max_length=200)
+    # Set at drafting time for the List-Unsubscribe header, so that delivery stays a pure send.
+    unsubscribe_url: str = Field(default="")
     status: str = Field(default=MailStatus.PENDING, max_length=16)
     attempts: int = Field(default=0)
     last_error: str | None = None
@@ -151,3 +155,17 @@ class OutboxMail(SQLModel, table=True):
     next_attempt_at: datetime = Field(default_factory=utcnow)
     claimed_until: datetime | None = None
     sent_at: datetime | None = None
+
+
+class DigestRecord(SQLModel, table=True):
+    """One address's daily digest: unique per address and local day, so that overlapping or
+    catching-up runs draft it once. Written even when nothing waited (then without a mail)."""
+
+    __tablename__ = "digests"
+    __table_args__ = (UniqueConstraint("email", "day", name="uq_digests_email_day"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254)  # lower-cased: one reader whatever the spelling
+    day: date  # the reader's local day
+    created_at: datetime = Field(default_factory=utcnow)
+    mail_id: int | None = Field(default=None, foreign_key="outbox.id")

@@ -2,6 +2,10 @@
 
 Mail bodies come only from `describe(event, seat)` and links: never from a state or another seat's
 view, so a mail cannot carry a card its reader may not see.
+
+Which mails a reader gets is decided in one place, `wants_mail`: nudges about play follow the
+reader's choice, mails about the game's life always go. Every mail carries its reader's unsubscribe
+link (in the footer and, at delivery, in the List-Unsubscribe header).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from flask_babel import lazy_gettext as _l
 
 from rules.base import Message
 from service.catalog import entry
-from service.models import MailStatus, OutboxMail
+from service.links import HostLink, MailReader, PlayerLink
+from service.models import MailStatus, NotifyMode, OutboxMail
 from service.runtime import Runtime
 from service.store import Table
 
@@ -30,6 +35,19 @@ SUBJECTS = {
     "game_cancelled": _l("%(title)s: game cancelled"),
 }
 MAX_LINES = 60
+# Nudges about play: a seat gets them only in the "turn" mode (in "digest" mode the daily digest
+# tells the same), the host only while its notices are on. Every other kind is about the game's life
+# (invitation, setup, game over, a link resent or reissued, cancellation) and always goes.
+TURN_NUDGES = frozenset({"your_turn", "report"})
+
+
+def wants_mail(table: Table, seat: int | None, kind: str) -> bool:
+    """Whether a seat (or the host when seat is None) is sent a mail of this kind."""
+    if kind not in TURN_NUDGES:
+        return True
+    if seat is None:
+        return table.record.host_notify
+    return table.seats[seat].notify == NotifyMode.TURN
 
 
 def say(message: Message) -> str:
@@ -54,6 +72,18 @@ def host_url(rt: Runtime, table: Table) -> str:
     return rt.link(f"/host/{rt.signer.host_token(table.game_id, table.record.host_key_version)}")
 
 
+def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
+    """The absolute unsubscribe link of a mail to `reader`."""
+    return rt.link(f"/unsubscribe/{rt.signer.unsubscribe_token(reader)}")
+
+
+def reader_of(table: Table, seat: int | None) -> MailReader:
+    """Who a mail about this game is for: a seat with its current key, or the game's host."""
+    if seat is None:
+        return HostLink(table.game_id, table.record.host_key_version)
+    return PlayerLink(table.game_id, seat, table.seats[seat].key_version)
+
+
 def lines_since_last_move(table: Table, seat: int) -> list[str]:
     """What this seat may know of everything after its own last move, in words: the move itself
     is left out, what it caused (a trick won, a new deal) is told."""
@@ -75,33 +105,46 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
         to_name, to_email, who = table.seats[seat].name, table.seats[seat].email, f"seat{seat}"
     domain = rt.settings["MAIL_DOMAIN"]
     thread_id = f"<{table.game_id}.{who}@{domain}>"
-    message_id = (
-        thread_id if kind in ("invitation", "host") else f"<{table.game_id}.{uuid.uuid4().hex}@{domain}>"
-    )
+    message_id = thread_id if kind in ("invitation", "host") else new_message_id(rt, table.game_id)
     title = game_title(table)
     values = {
         "title": title,
         "game_name": entry(table.record.game).title,
-        "to_name": to_name,
         "table": table,
         "names": table.names,
         "seat": seat,
         "overview": rt.link(f"/game/{table.game_id}"),
         **context,
     }
-    return OutboxMail(
-        game_id=table.game_id,
-        kind=kind,
-        seat=seat,
-        to_name=to_name,
-        to_email=to_email,
-        subject=str(SUBJECTS[kind]) % {"title": title},
-        text_body=render_template(f"mail/{kind}.txt", **values),
-        html_body=render_template(f"mail/{kind}.html", **values),
-        message_id=message_id,
-        thread_id=thread_id,
-        status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
+    return outbox_row(
+        rt,
+        OutboxMail(
+            game_id=table.game_id,
+            kind=kind,
+            seat=seat,
+            to_name=to_name,
+            to_email=to_email,
+            subject=str(SUBJECTS[kind]) % {"title": title},
+            message_id=message_id,
+            thread_id=thread_id,
+            unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
+        ),
+        values,
     )
+
+
+def new_message_id(rt: Runtime, prefix: str) -> str:
+    """A fresh Message-ID under MAIL_DOMAIN."""
+    return f"<{prefix}.{uuid.uuid4().hex}@{rt.settings['MAIL_DOMAIN']}>"
+
+
+def outbox_row(rt: Runtime, mail: OutboxMail, values: dict[str, Any]) -> OutboxMail:
+    """`mail` (headers set) with its text and HTML bodies rendered from `mail/<kind>.*`, ready to store."""
+    values = {"to_name": mail.to_name, "unsubscribe": mail.unsubscribe_url, **values}
+    mail.text_body = render_template(f"mail/{mail.kind}.txt", **values)
+    mail.html_body = render_template(f"mail/{mail.kind}.html", **values)
+    mail.status = MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT
+    return mail
 
 
 def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
@@ -127,7 +170,8 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
 
 def mails_after_move(rt: Runtime, before: Table, after: Table, actor: int) -> list[OutboxMail]:
     """The mails a move causes: game over to everyone, else "your move" to each seat that now owes
-    a move and did not already (or that just moved and must move again)."""
+    a move and did not already (or that just moved and must move again), and a report to the others
+    after a move every seat should hear of; nudges only to the seats that want them."""
     rules = after.rules
     result = rules.result(after.state)
     if result is not None:
@@ -150,14 +194,15 @@ def mails_after_move(rt: Runtime, before: Table, after: Table, actor: int) -> li
     owing = [s for s in sorted(rules.to_act(after.state)) if s not in waiting_before or s == actor]
     new_types = {event["type"] for event in after.events[before.version :]}
     reported = bool(new_types & entry(after.record.game).report_events)
+    kinds = {seat: "your_turn" if seat in owing else "report" for seat in range(len(after.seats))}
     return [
         draft_mail(
             rt,
             after,
-            "your_turn" if seat.seat in owing else "report",
-            seat.seat,
-            {"link": player_url(rt, after, seat.seat), "lines": lines_since_last_move(after, seat.seat)},
+            kind,
+            seat,
+            {"link": player_url(rt, after, seat), "lines": lines_since_last_move(after, seat)},
         )
-        for seat in after.seats
-        if seat.seat in owing or reported
+        for seat, kind in kinds.items()
+        if (seat in owing or reported) and wants_mail(after, seat, kind)
     ]

@@ -43,7 +43,11 @@ def init_celery(app: Flask) -> Celery:
             "sweep": {
                 "task": "worker.tasks.sweep",
                 "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
-            }
+            },
+            "digests": {
+                "task": "worker.tasks.send_digests",
+                "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
+            },
         },
     )
     celery.set_default()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from service.digest import send_due_digests
 from service.mail import deliver
 from service.moves import apply_command
 from service.recovery import sweep as sweep_all
@@ -31,3 +32,9 @@ def send_mail(self, mail_id: int) -> bool | None:  # type: ignore[no-untyped-def
 def sweep() -> tuple[int, int]:
     """Re-queue unsent mail and lost moves."""
     return sweep_all(runtime())
+
+
+@shared_task(name="worker.tasks.send_digests")
+def send_digests() -> int:
+    """Draft and send the daily digests now due (each at most once per address and day)."""
+    return send_due_digests(runtime())

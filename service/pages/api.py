@@ -12,6 +12,7 @@ from service.moves import MoveOutcome, command_outcome, submit_move
 from service.notify import say
 from service.pages.play import STATUS_CODES
 from service.runtime import runtime
+from service.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,7 +29,8 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
 @blueprint.get("/play/<token>")
 def state(token: str):  # type: ignore[no-untyped-def]
     access = player_access(runtime(), token)
-    return jsonify(seat_summary(access.table, access.seat))
+    settings = SeatSettings.of(access.table.seats[access.seat])
+    return jsonify({**seat_summary(access.table, access.seat), "settings": settings.as_json()})
 
 
 @blueprint.post("/play/<token>")
@@ -54,3 +56,20 @@ def command(token: str, command_id: int):  # type: ignore[no-untyped-def]
     if outcome is None:
         abort(404, _("There is no such move of yours."))
     return jsonify(outcome_json(outcome, access.table.version))
+
+
+@blueprint.post("/play/<token>/settings")
+def settings(token: str):  # type: ignore[no-untyped-def]
+    """Change the seat's mail settings; the keys left out keep their value."""
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not body or set(body) - {"notify", "timezone"}:
+        abort(400, _('Send a JSON object like {"notify": "digest", "timezone": "Europe/Paris"}.'))
+    current = SeatSettings.of(access.table.seats[access.seat])
+    try:
+        chosen = checked_settings(body.get("notify", current.notify), body.get("timezone", current.timezone))
+    except SettingsRefused as refusal:
+        abort(422, str(refusal))
+    save_seat_settings(rt, access.table.game_id, access.seat, chosen)
+    return jsonify({"settings": chosen.as_json()})

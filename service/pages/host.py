@@ -1,4 +1,5 @@
-"""The host's page: the game's players and links, resend or revoke a link, cancel the game."""
+"""The host's page: the game's players and links, resend or revoke a link, cancel the game, and the
+host's notices by mail on or off."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from service.catalog import entry
 from service.games import cancel_game, resend_link, revoke_link
 from service.notify import game_title
 from service.runtime import runtime
+from service.seat_settings import set_host_notify
 
 blueprint = Blueprint("host", __name__)
 
@@ -59,4 +61,15 @@ def cancel(token: str) -> Response:
         flash(_("The game was cancelled and the players were told."))
     else:
         flash(_("This game was no longer running."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/notices")
+def notices(token: str) -> Response:
+    table = host_access(runtime(), token)
+    choice = request.form.get("host_notify")
+    if choice not in ("on", "off"):
+        abort(400, _("Choose whether host notices should come by mail."))
+    set_host_notify(runtime(), table.game_id, choice == "on")
+    flash(_("Host notices will come by mail.") if choice == "on" else _("Host notices are off."))
     return redirect(url_for("host.page", token=token), 303)

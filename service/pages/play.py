@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -14,6 +14,8 @@ from service.catalog import entry
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
 from service.runtime import runtime
+from service.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
+from service.zones import DEFAULT_ZONE, zone_choices
 
 blueprint = Blueprint("play", __name__)
 
@@ -27,9 +29,16 @@ STATUS_CODES = {
 }
 
 
-def render_seat_page(access: SeatAccess, outcome: MoveOutcome | None = None, status: int = 200):  # type: ignore[no-untyped-def]
-    """The player page for a seat, with the outcome of their last submission if any."""
+def render_seat_page(  # type: ignore[no-untyped-def]
+    access: SeatAccess,
+    outcome: MoveOutcome | None = None,
+    status: int = 200,
+    settings_error: str | None = None,
+):
+    """The player page for a seat, with the outcome of their last submission if any and their mail
+    settings (with why the last change was refused, if it was)."""
     table = access.table
+    settings = SeatSettings.of(table.seats[access.seat])
     return (
         render_template(
             "play.html",
@@ -40,6 +49,11 @@ def render_seat_page(access: SeatAccess, outcome: MoveOutcome | None = None, sta
             token=access.token,
             outcome=outcome,
             outcome_text=say(outcome.message) if outcome and outcome.message else None,
+            settings=settings,
+            zones=zone_choices(settings.timezone),
+            default_zone=DEFAULT_ZONE,
+            digest_hour=runtime().settings["DIGEST_HOUR"],
+            settings_error=settings_error,
         ),
         status,
     )
@@ -90,3 +104,16 @@ def move(token: str) -> Response | tuple[str, int]:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)
     return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status])
+
+
+@blueprint.post("/play/<token>/settings")
+def save_settings(token: str) -> Response | tuple[str, int]:
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        chosen = checked_settings(request.form.get("notify"), request.form.get("timezone", ""))
+    except SettingsRefused as refusal:
+        return render_seat_page(access, status=422, settings_error=str(refusal))
+    save_seat_settings(rt, access.table.game_id, access.seat, chosen)
+    flash(_("Your mail settings were saved."))
+    return redirect(url_for("play.page", token=token), 303)

@@ -1,0 +1,78 @@
+"""Unsubscribing by the link in a mail: what a link stops, and stopping it (idempotent).
+
+A seat's link sets that seat's notify mode to "none"; a host's link turns off the host's notices
+about that game; a digest's link (an address) sets every seat of that address in "digest" mode to
+"none". Mails about a game's life still go (see notify.wants_mail).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, func
+from sqlmodel import Session, col, select, update
+
+from service.games import load
+from service.links import AddressLink, HostLink, LinkError, MailReader
+from service.models import GameRecord, NotifyMode, SeatRecord
+from service.notify import game_title
+from service.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """The mails an unsubscribe link is about, as its page tells them."""
+
+    reader: MailReader
+    email: str
+    title: str  # the game's title; "" for the daily digest
+    on: bool  # whether those mails still go
+
+    @property
+    def kind(self) -> str:
+        """ "seat", "host" or "address" (the daily digest): what the page tells."""
+        if isinstance(self.reader, AddressLink):
+            return "address"
+        return "host" if isinstance(self.reader, HostLink) else "seat"
+
+
+def subscription(rt: Runtime, reader: MailReader) -> Subscription:
+    """What `reader`'s link stops; LinkError for a seat or host link replaced since (GameNotFound if
+    the game is gone)."""
+    if isinstance(reader, AddressLink):
+        with Session(rt.engine) as session:
+            seats = session.exec(select(SeatRecord.seat).where(*_digest_seats_of(reader.email))).all()
+        return Subscription(reader, reader.email, "", bool(seats))
+    table = load(rt, reader.game_id)
+    if isinstance(reader, HostLink):
+        if table.record.host_key_version != reader.key_version:
+            raise LinkError("revoked")
+        return Subscription(reader, table.record.host_email, game_title(table), table.record.host_notify)
+    if not 0 <= reader.seat < len(table.seats):
+        raise LinkError("forged")
+    seat = table.seats[reader.seat]
+    if seat.key_version != reader.key_version:
+        raise LinkError("revoked")
+    return Subscription(reader, seat.email, game_title(table), seat.notify != NotifyMode.NONE)
+
+
+def unsubscribe(rt: Runtime, reader: MailReader) -> None:
+    """Stop the mails `reader`'s link is about (again is harmless)."""
+    if isinstance(reader, AddressLink):
+        change = update(SeatRecord).where(*_digest_seats_of(reader.email)).values(notify=NotifyMode.NONE)
+    elif isinstance(reader, HostLink):
+        change = update(GameRecord).where(col(GameRecord.id) == reader.game_id).values(host_notify=False)
+    else:
+        change = (
+            update(SeatRecord)
+            .where(col(SeatRecord.game_id) == reader.game_id, col(SeatRecord.seat) == reader.seat)
+            .values(notify=NotifyMode.NONE)
+        )
+    with Session(rt.engine) as session:
+        session.exec(change)
+        session.commit()
+
+
+def _digest_seats_of(email: str) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
+    """The conditions selecting an address's seats in digest mode, whatever the address's case."""
+    return (func.lower(SeatRecord.email) == email.lower(), col(SeatRecord.notify) == NotifyMode.DIGEST)
