@@ -20,7 +20,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from service.links import AddressLink
+from service.links import DigestLink
 from service.models import DigestRecord, GameRecord, GameStatus, NotifyMode, OutboxMail, SeatRecord
 from service.notify import (
     game_title,
@@ -108,7 +108,8 @@ def draft_digest(rt: Runtime, due: DueDigest) -> int | None:
         waiting = [
             (tables[game_id], seat) for game_id, seat in due.seats if _waits(tables[game_id], seat, due)
         ]
-        mail = digest_mail(rt, due, waiting) if waiting else None
+        assert record.id is not None
+        mail = digest_mail(rt, due, record.id, waiting) if waiting else None
         if mail is not None:
             session.add(mail)
             session.flush()
@@ -129,7 +130,7 @@ def _waits(table: Table, seat: int, due: DueDigest) -> bool:
     )
 
 
-def digest_mail(rt: Runtime, due: DueDigest, waiting: list[tuple[Table, int]]) -> OutboxMail:
+def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]]) -> OutboxMail:
     """The digest mail listing the waiting games (newest first), addressed as the newest seat is."""
     games = [
         DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(table, seat))
@@ -151,7 +152,7 @@ def digest_mail(rt: Runtime, due: DueDigest, waiting: list[tuple[Table, int]]) -
         subject=subject,
         message_id=message_id,
         thread_id=message_id,
-        unsubscribe_url=unsubscribe_url(rt, AddressLink(due.email)),
+        unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
     )
     return outbox_row(rt, mail, {"games": games, "title": subject, "hour": rt.settings["DIGEST_HOUR"]})
 

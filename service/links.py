@@ -2,9 +2,9 @@
 
 A player link names a game, a seat and that seat's key version; bumping the version in the database
 revokes every earlier link of the seat. A host link names a game and the host key version. An
-unsubscribe link names what one mail was sent for: a seat, a game's host, or an address (the daily
-digest). Several secret keys can be configured: links are signed with the newest and verified with
-all of them.
+unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
+row knows the address, so that no address shows in a URL). Several secret keys can be configured:
+links are signed with the newest and verified with all of them.
 """
 
 from __future__ import annotations
@@ -40,13 +40,13 @@ class HostLink:
 
 
 @dataclass(frozen=True)
-class AddressLink:
-    """An email address as a whole: the reader of a daily digest (lower-cased)."""
+class DigestLink:
+    """A daily digest, read by its address as a whole."""
 
-    email: str
+    digest_id: int
 
 
-MailReader = PlayerLink | HostLink | AddressLink
+MailReader = PlayerLink | HostLink | DigestLink
 
 
 class LinkSigner:
@@ -74,7 +74,7 @@ class LinkSigner:
             )
         if isinstance(reader, HostLink):
             return self._unsubscribe.dumps({"t": "host", "g": reader.game_id, "k": reader.key_version})
-        return self._unsubscribe.dumps({"t": "address", "e": reader.email})
+        return self._unsubscribe.dumps({"t": "digest", "d": reader.digest_id})
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
@@ -100,8 +100,8 @@ class LinkSigner:
                 return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
             if data["t"] == "host":
                 return HostLink(str(data["g"]), int(data["k"]))
-            if data["t"] == "address":
-                return AddressLink(str(data["e"]))
+            if data["t"] == "digest":
+                return DigestLink(int(data["d"]))
         except (KeyError, TypeError, ValueError):
             pass
         raise LinkError("forged")

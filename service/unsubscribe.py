@@ -1,7 +1,7 @@
 """Unsubscribing by the link in a mail: what a link stops, and stopping it (idempotent).
 
 A seat's link sets that seat's notify mode to "none"; a host's link turns off the host's notices
-about that game; a digest's link (an address) sets every seat of that address in "digest" mode to
+about that game; a digest's link sets every seat of the digest's address in "digest" mode to
 "none". Mails about a game's life still go (see notify.wants_mail).
 """
 
@@ -13,8 +13,8 @@ from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select, update
 
 from service.games import load
-from service.links import AddressLink, HostLink, LinkError, MailReader
-from service.models import GameRecord, NotifyMode, SeatRecord
+from service.links import DigestLink, HostLink, LinkError, MailReader
+from service.models import DigestRecord, GameRecord, NotifyMode, SeatRecord
 from service.notify import game_title
 from service.runtime import Runtime
 
@@ -30,19 +30,20 @@ class Subscription:
 
     @property
     def kind(self) -> str:
-        """ "seat", "host" or "address" (the daily digest): what the page tells."""
-        if isinstance(self.reader, AddressLink):
-            return "address"
+        """What the page tells about: "seat", "host" or "digest"."""
+        if isinstance(self.reader, DigestLink):
+            return "digest"
         return "host" if isinstance(self.reader, HostLink) else "seat"
 
 
 def subscription(rt: Runtime, reader: MailReader) -> Subscription:
-    """What `reader`'s link stops; LinkError for a seat or host link replaced since (GameNotFound if
-    the game is gone)."""
-    if isinstance(reader, AddressLink):
+    """What `reader`'s link stops; LinkError for a seat or host link replaced since, or a digest
+    that is not on record (GameNotFound if the game is gone)."""
+    if isinstance(reader, DigestLink):
+        email = _digest_address(rt, reader)
         with Session(rt.engine) as session:
-            seats = session.exec(select(SeatRecord.seat).where(*_digest_seats_of(reader.email))).all()
-        return Subscription(reader, reader.email, "", bool(seats))
+            seats = session.exec(select(SeatRecord.seat).where(*_digest_seats_of(email))).all()
+        return Subscription(reader, email, "", bool(seats))
     table = load(rt, reader.game_id)
     if isinstance(reader, HostLink):
         if table.record.host_key_version != reader.key_version:
@@ -58,8 +59,12 @@ def subscription(rt: Runtime, reader: MailReader) -> Subscription:
 
 def unsubscribe(rt: Runtime, reader: MailReader) -> None:
     """Stop the mails `reader`'s link is about (again is harmless)."""
-    if isinstance(reader, AddressLink):
-        change = update(SeatRecord).where(*_digest_seats_of(reader.email)).values(notify=NotifyMode.NONE)
+    if isinstance(reader, DigestLink):
+        change = (
+            update(SeatRecord)
+            .where(*_digest_seats_of(_digest_address(rt, reader)))
+            .values(notify=NotifyMode.NONE)
+        )
     elif isinstance(reader, HostLink):
         change = update(GameRecord).where(col(GameRecord.id) == reader.game_id).values(host_notify=False)
     else:
@@ -71,6 +76,15 @@ def unsubscribe(rt: Runtime, reader: MailReader) -> None:
     with Session(rt.engine) as session:
         session.exec(change)
         session.commit()
+
+
+def _digest_address(rt: Runtime, reader: DigestLink) -> str:
+    """The address a digest went to."""
+    with Session(rt.engine) as session:
+        record = session.get(DigestRecord, reader.digest_id)
+    if record is None:
+        raise LinkError("forged")
+    return record.email
 
 
 def _digest_seats_of(email: str) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
