@@ -44,6 +44,8 @@ def load_settings(instance_path: str, overrides: dict[str, Any] | None) -> dict[
         if os.environ.get(name):
             values[name] = parse(os.environ[name])
     values.update(overrides or {})
+    if not 0 <= values["DIGEST_HOUR"] <= 23:
+        raise ValueError(f"DIGEST_HOUR is an hour of the day, 0 to 23, not {values['DIGEST_HOUR']}")
     embedded = not values["DATABASE_URL"]
     if embedded:
         Path(instance_path).mkdir(parents=True, exist_ok=True)
