@@ -154,7 +154,7 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
         thread_id=message_id,
         unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
     )
-    return outbox_row(rt, mail, {"games": games, "title": subject, "hour": rt.settings["DIGEST_HOUR"]})
+    return outbox_row(rt, mail, {"games": games})
 
 
 def send_due_digests(rt: Runtime) -> int:
