@@ -1,7 +1,8 @@
 """Signed links (itsdangerous), one salt per purpose.
 
 A player link names a game, a seat and that seat's key version; bumping the version in the database
-revokes every earlier link of the seat. A host link names a game and the host key version. Several
+revokes every earlier link of the seat. A host link names a game and the host key version; a
+spectator (watch) link, which the host may share, names a game and its watch key version. Several
 secret keys can be configured: links are signed with the newest and verified with all of them.
 """
 
@@ -13,6 +14,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 PLAY_SALT = "pbem.link.play"
 HOST_SALT = "pbem.link.host"
+WATCH_SALT = "pbem.link.watch"
 
 
 class LinkError(Exception):
@@ -31,7 +33,9 @@ class PlayerLink:
 
 
 @dataclass(frozen=True)
-class HostLink:
+class GameLink:
+    """A host or spectator link: a game and the key version it was signed with."""
+
     game_id: str
     key_version: int
 
@@ -42,6 +46,7 @@ class LinkSigner:
     def __init__(self, secret_keys: list[str], max_age_seconds: int) -> None:
         self._play = URLSafeTimedSerializer(secret_keys, salt=PLAY_SALT)
         self._host = URLSafeTimedSerializer(secret_keys, salt=HOST_SALT)
+        self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
         self._max_age = max_age_seconds
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
@@ -52,6 +57,10 @@ class LinkSigner:
         """The token of the host's management link."""
         return self._host.dumps({"g": game_id, "k": key_version})
 
+    def watch_token(self, game_id: str, key_version: int) -> str:
+        """The token of a game's spectator link (public information only)."""
+        return self._watch.dumps({"g": game_id, "k": key_version})
+
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
         data = self._load(self._play, token)
@@ -60,11 +69,18 @@ class LinkSigner:
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
 
-    def read_host(self, token: str) -> HostLink:
+    def read_host(self, token: str) -> GameLink:
         """The game a host token names; LinkError if forged or expired."""
-        data = self._load(self._host, token)
+        return self._game_link(self._host, token)
+
+    def read_watch(self, token: str) -> GameLink:
+        """The game a spectator token names; LinkError if forged or expired."""
+        return self._game_link(self._watch, token)
+
+    def _game_link(self, serializer: URLSafeTimedSerializer, token: str) -> GameLink:
+        data = self._load(serializer, token)
         try:
-            return HostLink(str(data["g"]), int(data["k"]))
+            return GameLink(str(data["g"]), int(data["k"]))
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
 

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from service.access import SeatAccess, player_access, seat_summary
 from service.catalog import entry
+from service.fairness import game_commitment
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
 from service.runtime import runtime
@@ -40,6 +41,7 @@ def render_seat_page(access: SeatAccess, outcome: MoveOutcome | None = None, sta
             token=access.token,
             outcome=outcome,
             outcome_text=say(outcome.message) if outcome and outcome.message else None,
+            commitment=game_commitment(table),
         ),
         status,
     )
