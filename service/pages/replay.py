@@ -133,7 +133,8 @@ def show_step(opened: Opened, step: int) -> str | Response:
         time_text=time_text,
         say=say,
         links=links,
-        step_url=lambda n: step_url(opened, n),
+        # Step URLs differ only in their last part: built once, not once per link of the step list.
+        step_prefix=(step_url(opened, 1) or "").removesuffix("1"),
         # What the game's own table partial reads, as on the player page.
         page={"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
         viewer=seat,
