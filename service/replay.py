@@ -64,6 +64,8 @@ def player_viewer(table: Table, seat: int) -> Viewer:
 
 def public_refusal(table: Table) -> str | None:
     """Why the public replay link does not open (None: it does, face up)."""
+    if table.record.status == GameStatus.CANCELLED:
+        return _("This game was cancelled before its end, so its cards stay hidden: it has no public replay.")
     if not finished(table):
         return _("This game is still being played: its public replay opens once it is over.")
     if not table.record.public_replay:
@@ -204,7 +206,7 @@ def replay_of(rt: Runtime, table: Table) -> Replay:
         record = table.record
         cached = Replay(record.game, dict(record.options), len(table.seats), (), (), (), {})
     with Session(rt.engine) as session:
-        actions = load_actions(session, table.game_id, cached.version)
+        actions = load_actions(session, table.game_id, cached.version, table.version)
     replay = cached.extended(table, actions)
     rt.replays.put(table.game_id, replay)
     return replay

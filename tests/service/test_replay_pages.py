@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games import load
+from service.games import cancel_game, load
 from service.models import EventOrigin
 from service.notify import player_url
 from tests.conftest import app_config
@@ -199,3 +199,15 @@ def test_the_seed_stays_secret_while_the_game_runs(sqlite_app: Flask) -> None:
     data = client.get(f"/api{path}/history").get_json()
     assert data["fairness"] == {"scheme": "sha256", "commitment": commitment, "revealed": False}
     assert "data-replay" in client.get(path).get_data(as_text=True)
+
+
+def test_a_cancelled_game_keeps_its_cards_hidden(sqlite_app: Flask) -> None:
+    rt, client = sqlite_app.extensions["pbem"], sqlite_app.test_client()
+    game_id = new_game(rt, "red_black", 2)
+    add_moves(rt, game_id, random.Random(2), 4)
+    assert cancel_game(rt, game_id)
+    public = client.get(f"/game/{game_id}/replay")
+    assert public.status_code == 403 and "cancelled" in public.get_data(as_text=True)
+    path = path_of(sqlite_app, game_id, 0)
+    assert 'data-viewer="seat"' in client.get(path + "/replay").get_data(as_text=True)
+    assert not client.get(f"/api{path}/history").get_json()["fairness"]["revealed"]
