@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -125,22 +125,21 @@ class Replay:
 
     @cached_property
     def chapters(self) -> tuple[Chapter, ...]:
-        """The steps grouped by chapter, then by part."""
-        chapters: list[Chapter] = []
+        """The steps grouped by chapter, then by part (runs of steps under the same heading)."""
+        runs: list[tuple[Heading, list[int]]] = []
         for step in self.steps:
             heading = step.heading
-            if not chapters or chapters[-1].number != heading.chapter:
-                chapters.append(Chapter(heading.chapter, heading.title, step.number, ()))
-            chapter = chapters[-1]
-            groups = chapter.groups
-            if groups and groups[-1].part == heading.part:
-                groups = (
-                    *groups[:-1],
-                    Group(heading.part, heading.part_title, (*groups[-1].steps, step.number)),
-                )
+            if runs and (runs[-1][0].chapter, runs[-1][0].part) == (heading.chapter, heading.part):
+                runs[-1][1].append(step.number)
             else:
-                groups = (*groups, Group(heading.part, heading.part_title, (step.number,)))
-            chapters[-1] = Chapter(chapter.number, chapter.title, chapter.first, groups)
+                runs.append((heading, [step.number]))
+        chapters: list[Chapter] = []
+        for heading, numbers in runs:
+            group = Group(heading.part, heading.part_title, tuple(numbers))
+            if chapters and chapters[-1].number == heading.chapter:
+                chapters[-1] = replace(chapters[-1], groups=(*chapters[-1].groups, group))
+            else:
+                chapters.append(Chapter(heading.chapter, heading.title, numbers[0], (group,)))
         return tuple(chapters)
 
     @cached_property
@@ -173,27 +172,23 @@ class Replay:
                     number in actions,
                 )
             )
-        return Replay(
-            self.game,
-            self.options,
-            self.seats,
-            table.events,
-            tuple(states),
-            tuple(steps),
-            {**self.actions, **actions},
+        return replace(
+            self,
+            events=table.events,
+            states=tuple(states),
+            steps=tuple(steps),
+            actions={**self.actions, **actions},
         )
 
     def upto(self, version: int) -> Replay:
         """This replay as it stood at an earlier version."""
         actions = {seq: action for seq, action in self.actions.items() if seq <= version}
-        return Replay(
-            self.game,
-            self.options,
-            self.seats,
-            self.events[:version],
-            self.states[:version],
-            self.steps[:version],
-            actions,
+        return replace(
+            self,
+            events=self.events[:version],
+            states=self.states[:version],
+            steps=self.steps[:version],
+            actions=actions,
         )
 
 

@@ -18,6 +18,7 @@ from service import create_app
 from service.games import cancel_game, load
 from service.models import EventOrigin
 from service.notify import player_url
+from service.replay import replay_of
 from tests.conftest import app_config
 from tests.helpers import event_count, forms, mails
 from tests.service.replay_games import EMAILS, add_moves, finish_by_service, new_game
@@ -211,3 +212,21 @@ def test_a_cancelled_game_keeps_its_cards_hidden(sqlite_app: Flask) -> None:
     path = path_of(sqlite_app, game_id, 0)
     assert 'data-viewer="seat"' in client.get(path + "/replay").get_data(as_text=True)
     assert not client.get(f"/api{path}/history").get_json()["fairness"]["revealed"]
+
+
+def test_the_kept_states_are_folded_once_and_carried_on_as_the_game_moves(sqlite_app: Flask) -> None:
+    rt = sqlite_app.extensions["pbem"]
+    game_id = new_game(rt, "double_side", 4, {"trump": True})
+    add_moves(rt, game_id, random.Random(5), 10)
+    before = replay_of(rt, load(rt, game_id))
+    assert replay_of(rt, load(rt, game_id)) is before  # cached for this version
+    add_moves(rt, game_id, random.Random(6), 10)
+    table = load(rt, game_id)
+    after = replay_of(rt, table)
+    assert after.version == table.version > before.version
+    assert after.states[: before.version] == before.states  # the kept states, not folded again
+    assert all(a is b for a, b in zip(after.states, before.states, strict=False))
+    rules = table.rules
+    for number in (1, before.version, before.version + 1, table.version):
+        assert after.states[number - 1] == rules.fold(table.events[:number])
+    assert sorted(after.actions) == [s.number for s in after.steps if s.starts_move]
