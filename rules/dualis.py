@@ -433,8 +433,8 @@ class Dualis(Game):
         return next_seat(state.trick[-1].seat, state.seats) if state.trick else state.leader
 
     def to_act(self, state: State) -> frozenset[int]:
-        """The one seat to play, or nobody once the game is over."""
-        if state.winners is not None:
+        """The one seat to play, or nobody before the first deal and once the game is over."""
+        if state.winners is not None or state.round == 0:
             return frozenset()
         return frozenset({self.current_seat(state)})
 
@@ -608,7 +608,7 @@ class Dualis(Game):
             "seat": seat,
             "seats": state.seats,
             "to_act": sorted(self.to_act(state)),
-            "phase": "over" if over else "play",
+            "phase": "over" if over else "play" if state.round else "start",
             "round": state.round,
             "mode": "iso" if state.iso else "partnership",
             "options": {key: getattr(state, key) for key in BOOL_OPTIONS},

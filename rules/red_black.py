@@ -180,7 +180,7 @@ class State:
     pile: tuple[str, ...] = ()  # the draw pile, top first
     discards: tuple[str, ...] = ()  # face-down discards since the last shuffle
     round: int = 0
-    phase: str = "camp"  # camp | play | between (inside one act) | over
+    phase: str = "deal"  # deal (before the first deal) | camp | play | between (inside one act) | over
     chips: tuple[int, int] = (START_CHIPS, START_CHIPS)
     pot: int = 0
     hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
