@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import reduce
 from typing import Any, ClassVar
 
@@ -21,6 +22,39 @@ Message = tuple[str, dict[str, Any]]
 def N_(msgid: str) -> str:
     """Marks a message for translation without translating it (rules never import Flask-Babel)."""
     return msgid
+
+
+@dataclass(frozen=True)
+class Heading:
+    """Where a replay step belongs: its chapter (a round or war, numbered from 1; 0 before the first)
+    and, inside it, its part (a trick or comparison; None outside one), each with its title."""
+
+    chapter: int
+    title: Message
+    part: int | None = None
+    part_title: Message | None = None
+
+
+START = Heading(0, (N_("Start"), {}))
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One finished chapter on the score sheet: a cell per column, and the columns that won it."""
+
+    chapter: int
+    cells: tuple[Message, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A game's score sheet so far: its columns (the seats of each side, or one player each), a row
+    per finished chapter and each column's standing. Public information only."""
+
+    columns: tuple[tuple[int, ...], ...]
+    rows: tuple[ScoreRow, ...]
+    standing: tuple[Message, ...]
 
 
 class IllegalAction(ValueError):
@@ -80,6 +114,31 @@ class Game(ABC):
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line in words of what `event` shows to `seat` (None: public only), as a gettext
         msgid with %(name)s parameters; None when the event shows that seat nothing."""
+
+    # --- replay ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def open_view(self, state: Any) -> dict[str, Any]:
+        """Everything at this state face up (a finished game's replay): the public view plus every
+        hand, every hidden choice, the set-aside cards and every trick of the round."""
+
+    def replay_view(self, state: Any, seat: int | None, now: Any) -> dict[str, Any]:
+        """What `seat` (None: a spectator) saw at `state` that it may still look at in `now`, a later
+        state of the same game. The view then, unless the game hides again what it once showed
+        (collected tricks lie face down): such games override this and `replay_describe`."""
+        return self.view(state, seat)
+
+    def replay_describe(self, event: Event, seat: int | None, names: list[str], now: Any) -> Message | None:
+        """`describe` for a replay seen from `now`, under the same rule as `replay_view`."""
+        return self.describe(event, seat, names)
+
+    @abstractmethod
+    def heading(self, state: Any, event: Event) -> Heading:
+        """Where the step of `event` (which led to `state`) belongs in a replay."""
+
+    @abstractmethod
+    def score_sheet(self, state: Any) -> ScoreSheet:
+        """The score sheet so far: a row per finished round or war (chapters as in `heading`)."""
 
     # --- shared helpers -------------------------------------------------------------------
 

@@ -24,9 +24,33 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.base import N_, Action, Event, Game, IllegalAction, Message, require
+from rules.base import (
+    N_,
+    START,
+    Action,
+    Event,
+    Game,
+    Heading,
+    IllegalAction,
+    Message,
+    ScoreRow,
+    ScoreSheet,
+    require,
+)
 from rules.rng import SeededRandom
-from rules.tricks import CompletedTrick, Play, next_seat, playable, shown_tricks, winning_index
+from rules.tricks import (
+    CompletedTrick,
+    Play,
+    TrickWindow,
+    face_down_line,
+    face_down_play,
+    next_seat,
+    playable,
+    shown_tricks,
+    trick_heading,
+    trick_window,
+    winning_index,
+)
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue"), "G": N_("Green"), "Y": N_("Yellow")}
@@ -714,12 +738,86 @@ class DoubleSide(Game):
             "history": [self._record_view(r, True) for r in state.history],
         }
 
+    # --- replay ---------------------------------------------------------------------------
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        """The public view with every hand, the set-aside cards and every trick of the round."""
+        view = self.view(state, None)
+        view["tricks"] = [self._trick_view(t, state.trump) for t in state.completed]
+        view["hands"] = [sorted(h, key=sort_key(state.side)) for h in state.hands]
+        view["set_aside"] = sorted(state.set_aside, key=sort_key(BLACK))
+        return view
+
+    def window(self, state: State) -> TrickWindow:
+        """The tricks a page may show at this state."""
+        on_table = state.trick_number if state.trick else None
+        return trick_window(state.round, state.completed, on_table, state.open_history, state.phase == "over")
+
+    def replay_view(self, state: State, seat: int | None, now: State) -> dict[str, Any]:
+        """The view then, with every trick that lies face down at `now` shown face down."""
+        view = self.view(state, seat)
+        window = self.window(now)
+        if window.everything:
+            return view
+        trick = view["current_trick"]
+        if trick and trick["plays"] and not window.shows(state.round, trick["number"]):
+            view["current_trick"] = {
+                **trick,
+                "led": None,
+                "plays": [face_down_play(p) for p in trick["plays"]],
+            }
+            # Which cards may follow would tell the face-down led colour.
+            view["hand"] = [{**card, "playable": None} for card in view["hand"]]
+        view["tricks"] = [
+            t if window.shows(state.round, t["number"]) else _face_down_trick(t) for t in view["tricks"]
+        ]
+        if view["last_trick"] and not window.shows(state.round, view["last_trick"]["number"]):
+            view["last_trick"] = _face_down_trick(view["last_trick"])
+        return view
+
+    def replay_describe(self, event: Event, seat: int | None, names: list[str], now: State) -> Message | None:
+        """The line, or only who played or won for a trick that lies face down at `now`."""
+        hidden = face_down_line(event, self.window(now), lambda s: _name(names, s))
+        return hidden or self.describe(event, seat, names)
+
+    def heading(self, state: State, event: Event) -> Heading:
+        """Start, then each round and, inside it, each trick."""
+        return START if event.get("type") == "GameStarted" else trick_heading(event, state.round)
+
+    def score_sheet(self, state: State) -> ScoreSheet:
+        """Per player and round: the dice, the tricks and whether they scored; the points."""
+        rows = tuple(
+            ScoreRow(
+                r.number,
+                tuple(
+                    (
+                        N_("dice %(dice)s, tricks %(tricks)s: scores")
+                        if seat in r.scorers
+                        else N_("dice %(dice)s, tricks %(tricks)s"),
+                        {"dice": f"{a}+{b}", "tricks": r.tricks[seat]},
+                    )
+                    for seat, (a, b) in enumerate(r.dice)
+                ),
+                r.scorers,
+            )
+            for r in state.history
+        )
+        standing = tuple((N_("points: %(points)s"), {"points": p}) for p in state.points)
+        return ScoreSheet(tuple((s,) for s in range(state.seats)), rows, standing)
+
     # --- words ----------------------------------------------------------------------------
 
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line for an event; deals show dice and leaders only, never a hand or set-aside card."""
         describer = _DESCRIBERS.get(event.get("type"))
         return describer(event, names) if describer else None
+
+
+def _face_down_trick(trick: dict[str, Any]) -> dict[str, Any]:
+    """A completed trick (as JSON) lying face down: its number, leader, winner and the trump of the
+    round, no card and nothing the cards decided."""
+    plays = [face_down_play(p) for p in trick["plays"]]
+    return {**trick, "led": None, "by_trump": None, "winning_card": None, "plays": plays}
 
 
 def _name(names: Sequence[str], seat: int) -> str:

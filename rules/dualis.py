@@ -28,9 +28,34 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.base import N_, Action, Event, Game, IllegalAction, Message, require
+from rules.base import (
+    N_,
+    START,
+    Action,
+    Event,
+    Game,
+    Heading,
+    IllegalAction,
+    Message,
+    ScoreRow,
+    ScoreSheet,
+    require,
+)
 from rules.rng import SeededRandom
-from rules.tricks import CompletedTrick, Play, next_seat, playable, seat_order, shown_tricks, winning_index
+from rules.tricks import (
+    CompletedTrick,
+    Play,
+    TrickWindow,
+    face_down_line,
+    face_down_play,
+    next_seat,
+    playable,
+    seat_order,
+    shown_tricks,
+    trick_heading,
+    trick_window,
+    winning_index,
+)
 
 SUITS = ("S", "M")
 COLOURS = ("R", "B")
@@ -304,7 +329,10 @@ class Dualis(Game):
         if deck:
             decks = tuple(tuple(d) for d in deck) if isinstance(deck[0], list) else (tuple(deck),)
         flags = {key: bool(opts.get(key, False)) for key in BOOL_OPTIONS}
-        return State(seed=event["seed"], seats=event["seats"], decks=decks, **flags)
+        seats = event["seats"]
+        # Empty per-seat tuples, so that the table before the first deal can be viewed (replays).
+        empty = {"hands": ((),) * seats, "coins": ((0, 0),) * seats, "won": (0,) * seats}
+        return State(seed=event["seed"], seats=seats, decks=decks, **flags, **empty)
 
     def _dealt(self, state: State, event: Event) -> State:
         """A new round: hands, set-aside cards, full centre, nothing won yet."""
@@ -405,8 +433,8 @@ class Dualis(Game):
         return next_seat(state.trick[-1].seat, state.seats) if state.trick else state.leader
 
     def to_act(self, state: State) -> frozenset[int]:
-        """The one seat to play, or nobody once the game is over."""
-        if state.winners is not None:
+        """The one seat to play, or nobody before the first deal and once the game is over."""
+        if state.winners is not None or state.round == 0:
             return frozenset()
         return frozenset({self.current_seat(state)})
 
@@ -580,7 +608,7 @@ class Dualis(Game):
             "seat": seat,
             "seats": state.seats,
             "to_act": sorted(self.to_act(state)),
-            "phase": "over" if over else "play",
+            "phase": "over" if over else "play" if state.round else "start",
             "round": state.round,
             "mode": "iso" if state.iso else "partnership",
             "options": {key: getattr(state, key) for key in BOOL_OPTIONS},
@@ -705,6 +733,78 @@ class Dualis(Game):
                 }
             )
         return out
+
+    # --- replay -----------------------------------------------------------------------------
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        """The public view with every hand, the set-aside cards and every trick of the round."""
+        view = self.view(state, None)
+        view["history"] = [settled_json(t) for t in state.completed]
+        view["hands"] = [list(h) for h in state.hands]
+        view["set_aside"] = list(state.set_aside)
+        return view
+
+    def window(self, state: State) -> TrickWindow:
+        """The tricks a page may show at this state."""
+        on_table = len(state.completed) + 1 if state.trick else None
+        over = state.winners is not None
+        return trick_window(state.round, state.completed, on_table, state.open_history, over)
+
+    def replay_view(self, state: State, seat: int | None, now: State) -> dict[str, Any]:
+        """The view then, with every trick that lies face down at `now` shown face down."""
+        view = self.view(state, seat)
+        window = self.window(now)
+        if window.everything:
+            return view
+        trick = view["trick"]
+        if trick["plays"] and not window.shows(state.round, trick["number"]):
+            hidden = {"led_suit": None, "direction": None, "winning_now": None}
+            view["trick"] = {**trick, **hidden, "plays": [face_down_play(p) for p in trick["plays"]]}
+            # What may be played, and what would win, would tell of the face-down cards.
+            view["choices"] = []
+            view["hand_by_suit"] = [
+                {**group, "cards": [{**c, "playable": None, "coin_possible": None} for c in group["cards"]]}
+                for group in view["hand_by_suit"] or ()
+            ] or None
+        shown = [
+            t if window.shows(state.round, t["number"]) else face_down_settled(t) for t in view["history"]
+        ]
+        view["history"] = shown
+        if view["last_trick"] and not window.shows(state.round, view["last_trick"]["number"]):
+            view["last_trick"] = face_down_settled(view["last_trick"])
+        return view
+
+    def replay_describe(self, event: Event, seat: int | None, names: list[str], now: State) -> Message | None:
+        """The line, or only who played or won for a trick that lies face down at `now`."""
+        hidden = face_down_line(event, self.window(now), lambda s: name_of(names, s))
+        return hidden or self.describe(event, seat, names)
+
+    def heading(self, state: State, event: Event) -> Heading:
+        """Start, then each round and, inside it, each trick."""
+        return START if event.get("type") == "GameStarted" else trick_heading(event, state.round)
+
+    def score_sheet(self, state: State) -> ScoreSheet:
+        """Per side and round: the score with its tricks and coins; the rounds won or the total."""
+        rows = tuple(
+            ScoreRow(
+                r.round,
+                tuple(
+                    (
+                        N_("%(score)s (tricks %(tricks)s, coins %(coins)s)"),
+                        {"score": signed(s), "tricks": t, "coins": c},
+                    )
+                    for s, t, c in zip(r.scores, r.tricks, r.coins, strict=True)
+                ),
+                r.winners,
+            )
+            for r in state.results
+        )
+        match = self.match_scores(state)
+        if state.iso:
+            standing = tuple((N_("total %(total)s"), {"total": signed(t)}) for t in match)
+        else:
+            standing = tuple((N_("rounds won: %(wins)s"), {"wins": w}) for w in match)
+        return ScoreSheet(self.sides(state), rows, standing)
 
     # --- words ------------------------------------------------------------------------------
 
@@ -844,6 +944,14 @@ def settled_json(trick: SettledTrick) -> dict[str, Any]:
         "direction": trick.direction,
         "reason": trick.reason,
     }
+
+
+def face_down_settled(trick: dict[str, Any]) -> dict[str, Any]:
+    """A settled trick (as JSON) lying face down: its number, winner and the centre it ended with
+    (public), no card and nothing the cards decided."""
+    plays = [face_down_play(p) for p in trick["plays"]]
+    hidden = {"card": None, "led_suit": None, "direction": None, "reason": None}
+    return {**trick, **hidden, "plays": plays}
 
 
 def round_json(result: RoundResult) -> dict[str, Any]:

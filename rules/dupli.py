@@ -27,7 +27,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from rules.base import N_, Action, Event, Game, IllegalAction, Message, require
+from rules.base import (
+    N_,
+    START,
+    Action,
+    Event,
+    Game,
+    Heading,
+    IllegalAction,
+    Message,
+    ScoreRow,
+    ScoreSheet,
+    require,
+)
 from rules.rng import SeededRandom
 
 CARD_COUNTS: dict[str, int] = {
@@ -142,6 +154,7 @@ class State:
     removed: tuple[str, ...] = ()  # Patriotisms spent, out of the game
     reveal: Reveal | None = None  # this war, once revealed
     last: Reveal | None = None  # the war before, resolved
+    wars: tuple[Reveal, ...] = ()  # every war resolved so far (the score sheet)
 
 
 # --------------------------------------------------------------------------------- card helpers
@@ -740,6 +753,48 @@ class Dupli(Game):
         vp = [len(pile) for pile in state.vp]
         return {"winners": [s for s, v in enumerate(vp) if v == max(vp)], "vp": vp}
 
+    # --- replay -----------------------------------------------------------------------------
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        """The public view with every hand, this war's set cards before the reveal, the set-aside
+        cards and the cards in the centre."""
+        view = self.view(state, None)
+        view["hands"] = [list(h) for h in state.hands]
+        view["sets"] = [list(pair) if pair else None for pair in state.sets]
+        view["set_aside"] = list(state.set_aside)
+        view["centre_cards"] = list(state.centre)
+        return view
+
+    def heading(self, state: State, event: Event) -> Heading:
+        """Start (with the deal), then each war."""
+        if event["type"] in ("GameStarted", "HandsDealt"):
+            return START
+        war = event.get("war", state.war)
+        return Heading(war, (N_("War %(war)s"), {"war": war}))
+
+    def score_sheet(self, state: State) -> ScoreSheet:
+        """Per player and war: strength, eliminated or the cards taken; the VP so far."""
+        rows = []
+        for reveal in state.wars:
+            result = reveal.result
+            assert result is not None
+            cells: list[Message] = []
+            for seat, strength in enumerate(result.strengths):
+                if seat in reveal.eliminated:
+                    cells.append((N_("eliminated (strength %(strength)s)"), {"strength": strength}))
+                elif seat in result.winners:
+                    cells.append(
+                        (
+                            N_("strength %(strength)s: +%(cards)s VP"),
+                            {"strength": strength, "cards": result.share},
+                        )
+                    )
+                else:
+                    cells.append((N_("strength %(strength)s"), {"strength": strength}))
+            rows.append(ScoreRow(reveal.war, tuple(cells), result.winners))
+        standing = tuple((N_("%(vp)s VP"), {"vp": len(pile)}) for pile in state.vp)
+        return ScoreSheet(tuple((s,) for s in range(state.seats)), tuple(rows), standing)
+
     # --- describe ---------------------------------------------------------------------------
 
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
@@ -752,8 +807,19 @@ class Dupli(Game):
 
 
 def _started(state: State | None, e: Event) -> State:
-    """A new game: seats and seed recorded, nothing dealt yet."""
-    return State(seed=e["seed"], seats=e["seats"], phase="deal", war=1)
+    """A new game: seats and seed recorded, nothing dealt yet (empty hands and piles, so that the
+    table before the deal can be viewed)."""
+    n = e["seats"]
+    return State(
+        seed=e["seed"],
+        seats=n,
+        phase="deal",
+        war=1,
+        hands=((),) * n,
+        sets=(None,) * n,
+        answered=(False,) * n,
+        vp=((),) * n,
+    )
 
 
 def _dealt(state: State, e: Event) -> State:
@@ -869,6 +935,7 @@ def _resolved(state: State, e: Event) -> State:
         centre=tuple(e["centre"]),
         reveal=None,
         last=replace(reveal, result=result),
+        wars=(*state.wars, replace(reveal, result=result)),
     )
 
 

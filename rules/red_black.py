@@ -28,7 +28,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from rules.base import N_, Action, Event, Game, IllegalAction, Message, require
+from rules.base import (
+    N_,
+    START,
+    Action,
+    Event,
+    Game,
+    Heading,
+    IllegalAction,
+    Message,
+    ScoreRow,
+    ScoreSheet,
+    require,
+)
 from rules.rng import SeededRandom
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # weakest first
@@ -168,7 +180,7 @@ class State:
     pile: tuple[str, ...] = ()  # the draw pile, top first
     discards: tuple[str, ...] = ()  # face-down discards since the last shuffle
     round: int = 0
-    phase: str = "camp"  # camp | play | between (inside one act) | over
+    phase: str = "deal"  # deal (before the first deal) | camp | play | between (inside one act) | over
     chips: tuple[int, int] = (START_CHIPS, START_CHIPS)
     pot: int = 0
     hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -465,6 +477,40 @@ class RedBlackDuel(Game):
             "result": self.result(state),
         }
 
+    # --- replay ------------------------------------------------------------------------------
+
+    def open_view(self, state: State) -> dict[str, Any]:
+        """The public view with both hands, both camp cards and both face-down cards on the table."""
+        view = self.view(state, None)
+        view["hands"] = [by_strength(hand) for hand in state.hands]
+        view["camp_cards"] = list(state.camp_cards)
+        view["table_cards"] = list(state.table)
+        return view
+
+    def heading(self, state: State, event: Event) -> Heading:
+        """Start, then each round (from its shuffle or deal) and, inside it, each comparison."""
+        kind = event["type"]
+        if kind == "GameStarted":
+            return START
+        round_ = state.round + 1 if kind == "DeckShuffled" else state.round
+        title: Message = (N_("Round %(round)s"), {"round": round_})
+        if kind == "CardPlayed":
+            number = len(state.plays) + 1
+        elif kind == "PlayWon":
+            number = event["number"]
+        else:
+            return Heading(round_, title)
+        return Heading(round_, title, number, (N_("Comparison %(number)s"), {"number": number}))
+
+    def score_sheet(self, state: State) -> ScoreSheet:
+        """Per player and round: who took the pot and how, or folded; the chips now."""
+        rows = tuple(
+            ScoreRow(o.round, tuple(_outcome_cell(o, seat) for seat in SEATS), (o.winner,))
+            for o in state.outcomes
+        )
+        standing = tuple((N_("%(chips)s chips"), {"chips": chips}) for chips in state.chips)
+        return ScoreSheet(tuple((s,) for s in SEATS), rows, standing)
+
     # --- events in words ---------------------------------------------------------------------
 
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
@@ -626,6 +672,18 @@ def _outcome_json(outcome: Outcome) -> dict[str, Any]:
         "folder": outcome.folder,
         "pot": outcome.pot,
     }
+
+
+def _outcome_cell(outcome: Outcome, seat: int) -> Message:
+    """One seat's score-sheet cell for a finished round."""
+    pot = {"pot": outcome.pot}
+    if seat != outcome.winner:
+        return (N_("folded"), {}) if outcome.how == "fold" else (N_("lost the round"), {})
+    if outcome.how == "fold":
+        return N_("took the pot of %(pot)s: the other folded"), pot
+    if outcome.colour == "red":
+        return N_("took the pot of %(pot)s: three red"), pot
+    return N_("took the pot of %(pot)s: three black"), pot
 
 
 # --------------------------------------------------------------------------------------- describe

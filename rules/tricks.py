@@ -1,11 +1,13 @@
-"""Trick-taking shared by Duālis and Double Side Play: following, the trick winner, seat order and
-which earlier tricks a page may show."""
+"""Trick-taking shared by Duālis and Double Side Play: following, the trick winner, seat order,
+which earlier tricks a page may show, and how a replay keeps collected tricks face down."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from rules.base import N_, Event, Heading, Message
 
 Card = TypeVar("Card")
 
@@ -70,3 +72,64 @@ def shown_tricks(
     if open_history or game_over:
         return completed
     return completed[-1:]
+
+
+@dataclass(frozen=True)
+class TrickWindow:
+    """The tricks a page may show at one moment: every trick (open history, or the game is over), or
+    only the listed trick numbers of one round (the trick on the table and the last one completed)."""
+
+    everything: bool
+    round: int = 0
+    numbers: frozenset[int] = frozenset()
+
+    def shows(self, round_: int, number: int) -> bool:
+        """Whether the cards of trick `number` of round `round_` may be shown."""
+        return self.everything or (round_ == self.round and number in self.numbers)
+
+
+def trick_window(
+    round_: int,
+    completed: Sequence[CompletedTrick],
+    on_table: int | None,
+    open_history: bool,
+    game_over: bool,
+) -> TrickWindow:
+    """What a page may show now (RULINGS.md §1): the trick on the table (number `on_table`, None if
+    no card of it is down) and the completed tricks `shown_tricks` allows. A replay seen now must not
+    show, at an earlier step, a trick that is face down now."""
+    if open_history or game_over:
+        return TrickWindow(True)
+    numbers = {trick.number for trick in shown_tricks(completed, open_history, game_over)}
+    if on_table is not None:
+        numbers.add(on_table)
+    return TrickWindow(False, round_, frozenset(numbers))
+
+
+def face_down_play(play: dict[str, Any]) -> dict[str, Any]:
+    """A play of a face-down trick as a replay shows it: who played, not what."""
+    return {"seat": play["seat"], "card": None}
+
+
+def face_down_line(event: Event, window: TrickWindow, name: Callable[[int], str]) -> Message | None:
+    """The replay line of a card play or trick win whose trick is face down now (who, not which
+    card); None for any other event and for a trick the window shows."""
+    kind = event.get("type")
+    if kind not in ("CardPlayed", "TrickWon") or window.shows(event["round"], event["trick"]):
+        return None
+    if kind == "CardPlayed":
+        return N_("%(player)s played a card (face down now: a collected trick)."), {
+            "player": name(event["seat"])
+        }
+    return N_("%(player)s won trick %(trick)s (its cards lie face down now)."), {
+        "player": name(event["winner"]),
+        "trick": event["trick"],
+    }
+
+
+def trick_heading(event: Event, round_: int) -> Heading:
+    """A trick game's replay heading: the round, and the trick for a card play or trick win."""
+    title: Message = (N_("Round %(round)s"), {"round": round_})
+    if event.get("type") in ("CardPlayed", "TrickWon"):
+        return Heading(round_, title, event["trick"], (N_("Trick %(trick)s"), {"trick": event["trick"]}))
+    return Heading(round_, title)

@@ -23,7 +23,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
     from service.errors import register_error_pages
     from service.i18n import select_locale
-    from service.pages import api, host, outbox, play, public, unsubscribe
+    from service.pages import api, host, outbox, play, public, replay, unsubscribe
     from worker.celery_app import CeleryDispatcher, init_celery
 
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
@@ -46,8 +46,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, unsubscribe):
+    for module in (public, play, host, outbox, api, replay, unsubscribe):
         app.register_blueprint(module.blueprint)
+    app.register_blueprint(replay.api)
     register_error_pages(app)
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.globals["get_locale"] = get_locale

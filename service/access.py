@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +10,7 @@ from flask import abort
 from flask_babel import gettext as _
 
 from service.games import load
-from service.links import LinkError
+from service.links import GameLink, LinkError
 from service.runtime import Runtime
 from service.store import GameNotFound, Table
 
@@ -48,12 +49,24 @@ def player_access(rt: Runtime, token: str) -> SeatAccess:
 
 def host_access(rt: Runtime, token: str) -> Table:
     """The game a host token manages; aborts with 403/404 otherwise."""
+    return _game_link_access(rt, token, rt.signer.read_host, lambda table: table.record.host_key_version)
+
+
+def watch_access(rt: Runtime, token: str) -> Table:
+    """The game a spectator token shows (public information only); aborts with 403/404 otherwise."""
+    return _game_link_access(rt, token, rt.signer.read_watch, lambda table: table.record.watch_key_version)
+
+
+def _game_link_access(
+    rt: Runtime, token: str, read: Callable[[str], GameLink], key_version: Callable[[Table], int]
+) -> Table:
+    """The game a host or spectator token names, checked against the game's current key version."""
     try:
-        link = rt.signer.read_host(token)
+        link = read(token)
     except LinkError as error:
         abort(403, link_refusal(error.reason))
     table = _table(rt, link.game_id)
-    if table.record.host_key_version != link.key_version:
+    if key_version(table) != link.key_version:
         abort(403, link_refusal("revoked"))
     return table
 

@@ -108,6 +108,28 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
     return True
 
 
+def set_public_replay(rt: Runtime, game_id: str, allowed: bool) -> None:
+    """Open (or close) the finished game's replay to anyone with its public link."""
+    with Session(rt.engine) as session:
+        record = session.get(GameRecord, game_id)
+        if record is None:
+            raise LookupError(f"no game {game_id}")
+        record.public_replay = allowed
+        session.add(record)
+        session.commit()
+
+
+def revoke_watch_link(rt: Runtime, game_id: str) -> None:
+    """Stop the spectator link shared so far (a new one is shown to the host)."""
+    with Session(rt.engine) as session:
+        record = session.get(GameRecord, game_id)
+        if record is None:
+            raise LookupError(f"no game {game_id}")
+        record.watch_key_version += 1
+        session.add(record)
+        session.commit()
+
+
 def load(rt: Runtime, game_id: str) -> Table:
     """A game's table, read only."""
     with Session(rt.engine, expire_on_commit=False) as session:

@@ -1,7 +1,8 @@
 """Signed links (itsdangerous), one salt per purpose.
 
 A player link names a game, a seat and that seat's key version; bumping the version in the database
-revokes every earlier link of the seat. A host link names a game and the host key version. An
+revokes every earlier link of the seat. A host link names a game and the host key version; a
+spectator (watch) link, which the host may share, names a game and its watch key version. An
 unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
 row knows the address, so that no address shows in a URL). Several secret keys can be configured:
 links are signed with the newest and verified with all of them.
@@ -16,6 +17,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 PLAY_SALT = "pbem.link.play"
 HOST_SALT = "pbem.link.host"
 UNSUBSCRIBE_SALT = "pbem.link.unsubscribe"
+WATCH_SALT = "pbem.link.watch"
 
 
 class LinkError(Exception):
@@ -34,7 +36,9 @@ class PlayerLink:
 
 
 @dataclass(frozen=True)
-class HostLink:
+class GameLink:
+    """A host or spectator link: a game and the key version it was signed with."""
+
     game_id: str
     key_version: int
 
@@ -46,7 +50,8 @@ class DigestLink:
     digest_id: int
 
 
-MailReader = PlayerLink | HostLink | DigestLink
+# Who a mail is for: a seat, a game's host (as its host link), or a digest's address.
+MailReader = PlayerLink | GameLink | DigestLink
 
 
 class LinkSigner:
@@ -56,6 +61,7 @@ class LinkSigner:
         self._play = URLSafeTimedSerializer(secret_keys, salt=PLAY_SALT)
         self._host = URLSafeTimedSerializer(secret_keys, salt=HOST_SALT)
         self._unsubscribe = URLSafeTimedSerializer(secret_keys, salt=UNSUBSCRIBE_SALT)
+        self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
         self._max_age = max_age_seconds
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
@@ -72,9 +78,13 @@ class LinkSigner:
             return self._unsubscribe.dumps(
                 {"t": "seat", "g": reader.game_id, "s": reader.seat, "k": reader.key_version}
             )
-        if isinstance(reader, HostLink):
+        if isinstance(reader, GameLink):
             return self._unsubscribe.dumps({"t": "host", "g": reader.game_id, "k": reader.key_version})
         return self._unsubscribe.dumps({"t": "digest", "d": reader.digest_id})
+
+    def watch_token(self, game_id: str, key_version: int) -> str:
+        """The token of a game's spectator link (public information only)."""
+        return self._watch.dumps({"g": game_id, "k": key_version})
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
@@ -84,11 +94,18 @@ class LinkSigner:
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
 
-    def read_host(self, token: str) -> HostLink:
+    def read_host(self, token: str) -> GameLink:
         """The game a host token names; LinkError if forged or expired."""
-        data = self._load(self._host, token)
+        return self._game_link(self._host, token)
+
+    def read_watch(self, token: str) -> GameLink:
+        """The game a spectator token names; LinkError if forged or expired."""
+        return self._game_link(self._watch, token)
+
+    def _game_link(self, serializer: URLSafeTimedSerializer, token: str) -> GameLink:
+        data = self._load(serializer, token)
         try:
-            return HostLink(str(data["g"]), int(data["k"]))
+            return GameLink(str(data["g"]), int(data["k"]))
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
 
@@ -99,7 +116,7 @@ class LinkSigner:
             if data["t"] == "seat":
                 return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
             if data["t"] == "host":
-                return HostLink(str(data["g"]), int(data["k"]))
+                return GameLink(str(data["g"]), int(data["k"]))
             if data["t"] == "digest":
                 return DigestLink(int(data["d"]))
         except (KeyError, TypeError, ValueError):

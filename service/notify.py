@@ -19,7 +19,8 @@ from flask_babel import lazy_gettext as _l
 
 from rules.base import Message
 from service.catalog import entry
-from service.links import HostLink, MailReader, PlayerLink
+from service.fairness import game_commitment
+from service.links import GameLink, MailReader, PlayerLink
 from service.models import MailStatus, NotifyMode, OutboxMail
 from service.runtime import Runtime
 from service.store import Table
@@ -67,6 +68,21 @@ def player_url(rt: Runtime, table: Table, seat: int) -> str:
     return rt.link(f"/play/{rt.signer.player_token(table.game_id, seat, record.key_version)}")
 
 
+def replay_url(rt: Runtime, table: Table, seat: int) -> str:
+    """A seat's replay of the game (every card face up once the game is over), absolute."""
+    return player_url(rt, table, seat) + "/replay"
+
+
+def watch_url(rt: Runtime, table: Table) -> str:
+    """The game's spectator link (public information only), which the host may share, absolute."""
+    return rt.link(f"/watch/{rt.signer.watch_token(table.game_id, table.record.watch_key_version)}")
+
+
+def public_replay_url(rt: Runtime, table: Table) -> str:
+    """The finished game's public replay (open only if the host allows it), absolute."""
+    return rt.link(f"/game/{table.game_id}/replay")
+
+
 def host_url(rt: Runtime, table: Table) -> str:
     """The host's management link, absolute."""
     return rt.link(f"/host/{rt.signer.host_token(table.game_id, table.record.host_key_version)}")
@@ -80,7 +96,7 @@ def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
 def reader_of(table: Table, seat: int | None) -> MailReader:
     """Who a mail about this game is for: a seat with its current key, or the game's host."""
     if seat is None:
-        return HostLink(table.game_id, table.record.host_key_version)
+        return GameLink(table.game_id, table.record.host_key_version)
     return PlayerLink(table.game_id, seat, table.seats[seat].key_version)
 
 
@@ -160,6 +176,7 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 "link": player_url(rt, table, seat.seat),
                 "your_move": seat.seat in to_act,
                 "lines": lines_since_last_move(table, seat.seat),
+                "commitment": game_commitment(table),
             },
         )
         for seat in table.seats
@@ -184,6 +201,7 @@ def mails_after_move(rt: Runtime, before: Table, after: Table, actor: int) -> li
                 seat.seat,
                 {
                     "link": player_url(rt, after, seat.seat),
+                    "replay": replay_url(rt, after, seat.seat),
                     "lines": lines_since_last_move(after, seat.seat),
                     "winners": winners,
                 },

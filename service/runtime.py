@@ -6,13 +6,16 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from flask import current_app
 from sqlalchemy import Engine
 
 from service.links import LinkSigner
 from service.store import FoldCache
+
+if TYPE_CHECKING:
+    from service.replay import Replay
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,7 @@ class Runtime:
     signer: LinkSigner
     dispatch: Dispatcher
     cache: FoldCache = field(default_factory=FoldCache)
+    replays: FoldCache[Replay] = field(default_factory=lambda: FoldCache(64))
     clock: Clock = field(default_factory=Clock)
 
     @property

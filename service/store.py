@@ -10,7 +10,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -71,22 +71,33 @@ class _Folded:
     state: Any
 
 
-class FoldCache:
-    """The newest folded state of the most recently used games, per process."""
+class Logged(Protocol):
+    """Something folded from a game's log (a state with its log, or a replay)."""
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]: ...
+
+
+F = TypeVar("F", bound=Logged)
+
+
+class FoldCache(Generic[F]):
+    """The newest fold of the most recently used games, per process (a later version replaces an
+    earlier one, never the other way round)."""
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
-        self._items: OrderedDict[str, _Folded] = OrderedDict()
+        self._items: OrderedDict[str, F] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> _Folded | None:
+    def get(self, game_id: str) -> F | None:
         with self._lock:
             item = self._items.get(game_id)
             if item is not None:
                 self._items.move_to_end(game_id)
             return item
 
-    def put(self, game_id: str, item: _Folded) -> None:
+    def put(self, game_id: str, item: F) -> None:
         with self._lock:
             current = self._items.get(game_id)
             if current is None or len(current.events) <= len(item.events):
@@ -101,7 +112,7 @@ def event_from_row(row: EventRecord) -> dict[str, Any]:
     return {"type": row.type, "v": row.v, **row.data}
 
 
-def load_table(session: Session, game_id: str, cache: FoldCache | None = None) -> Table:
+def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None = None) -> Table:
     """A game with its whole log folded (only the new tail when the cache holds an earlier fold)."""
     record = session.get(GameRecord, game_id)
     if record is None:
@@ -135,6 +146,16 @@ def load_table(session: Session, game_id: str, cache: FoldCache | None = None) -
     return Table(
         record, tuple(seats), folded.events, folded.actors, folded.origins, folded.times, folded.state
     )
+
+
+def load_actions(session: Session, game_id: str, since: int, until: int) -> dict[int, dict[str, Any]]:
+    """The action of each move in (since, until], by the sequence number of the move's first event."""
+    rows = session.exec(
+        select(EventRecord.seq, EventRecord.action).where(
+            EventRecord.game_id == game_id, EventRecord.seq > since, EventRecord.seq <= until
+        )
+    ).all()
+    return {seq: action for seq, action in rows if action is not None}
 
 
 def append_events(

@@ -13,7 +13,7 @@ from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select, update
 
 from service.games import load
-from service.links import DigestLink, HostLink, LinkError, MailReader
+from service.links import DigestLink, GameLink, LinkError, MailReader
 from service.models import DigestRecord, GameRecord, NotifyMode, SeatRecord
 from service.notify import game_title
 from service.runtime import Runtime
@@ -33,7 +33,7 @@ class Subscription:
         """What the page tells about: "seat", "host" or "digest"."""
         if isinstance(self.reader, DigestLink):
             return "digest"
-        return "host" if isinstance(self.reader, HostLink) else "seat"
+        return "host" if isinstance(self.reader, GameLink) else "seat"
 
 
 def subscription(rt: Runtime, reader: MailReader) -> Subscription:
@@ -45,7 +45,7 @@ def subscription(rt: Runtime, reader: MailReader) -> Subscription:
             seats = session.exec(select(SeatRecord.seat).where(*_digest_seats_of(email))).all()
         return Subscription(reader, email, "", bool(seats))
     table = load(rt, reader.game_id)
-    if isinstance(reader, HostLink):
+    if isinstance(reader, GameLink):
         if table.record.host_key_version != reader.key_version:
             raise LinkError("revoked")
         return Subscription(reader, table.record.host_email, game_title(table), table.record.host_notify)
@@ -65,7 +65,7 @@ def unsubscribe(rt: Runtime, reader: MailReader) -> None:
             .where(*_digest_seats_of(_digest_address(rt, reader)))
             .values(notify=NotifyMode.NONE)
         )
-    elif isinstance(reader, HostLink):
+    elif isinstance(reader, GameLink):
         change = update(GameRecord).where(col(GameRecord.id) == reader.game_id).values(host_notify=False)
     else:
         change = (

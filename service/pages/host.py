@@ -9,8 +9,9 @@ from werkzeug.wrappers import Response
 
 from service.access import host_access, seat_summary
 from service.catalog import entry
-from service.games import cancel_game, resend_link, revoke_link
-from service.notify import game_title
+from service.fairness import game_commitment
+from service.games import cancel_game, resend_link, revoke_link, revoke_watch_link, set_public_replay
+from service.notify import game_title, public_replay_url, watch_url
 from service.runtime import runtime
 from service.seat_settings import set_host_notify
 
@@ -27,6 +28,9 @@ def page(token: str) -> str:
         entry=entry(table.record.game),
         page=seat_summary(table, None),
         token=token,
+        watch=watch_url(runtime(), table),
+        public_replay=public_replay_url(runtime(), table),
+        commitment=game_commitment(table),
     )
 
 
@@ -72,4 +76,24 @@ def notices(token: str) -> Response:
         abort(400, _("Choose whether host notices should come by mail."))
     set_host_notify(runtime(), table.game_id, choice == "on")
     flash(_("Host notices will come by mail.") if choice == "on" else _("Host notices are off."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/public-replay")
+def public_replay(token: str) -> Response:
+    table = host_access(runtime(), token)
+    allowed = request.form.get("public") == "yes"
+    set_public_replay(runtime(), table.game_id, allowed)
+    if allowed:
+        flash(_("Anyone with the public replay link can step through the game once it is over."))
+    else:
+        flash(_("The public replay link is closed; the players still have their own replay."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/watch/revoke")
+def revoke_watch(token: str) -> Response:
+    table = host_access(runtime(), token)
+    revoke_watch_link(runtime(), table.game_id)
+    flash(_("The old spectator link no longer works; share the new one below."))
     return redirect(url_for("host.page", token=token), 303)

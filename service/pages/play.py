@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from service.access import SeatAccess, player_access, seat_summary
 from service.catalog import entry
+from service.fairness import game_commitment
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
 from service.runtime import runtime
@@ -54,6 +55,7 @@ def render_seat_page(  # type: ignore[no-untyped-def]
             default_zone=DEFAULT_ZONE,
             digest_hour=runtime().settings["DIGEST_HOUR"],
             settings_error=settings_error,
+            commitment=game_commitment(table),
         ),
         status,
     )

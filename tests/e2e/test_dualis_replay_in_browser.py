@@ -1,0 +1,68 @@
+"""A finished Duālis game stepped through in a real browser: from the game-over mail in the outbox to
+the replay, then with the keyboard (→ ← End Home), checking what each step shows."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from flask import Flask
+from playwright.sync_api import expect
+
+from rules.dualis import CARDS
+from service.games import load
+from tests.e2e.conftest import ARTIFACTS
+from tests.service.replay_games import finish_by_service, new_game
+
+
+def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tuple[str, Flask], page) -> None:  # type: ignore[no-untyped-def]
+    base, app = live_server
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        # The short game with the deck in card order: Ann holds S1R ... S5R, Ann leads.
+        game_id = new_game(rt, "dualis", 4, {"short": True, "deck": list(CARDS), "first_leader": 0})
+        finish_by_service(rt, game_id, random.Random(9))
+        table = load(rt, game_id)
+        lines = [table.rules.describe(event, None, table.names) for event in table.events]
+    total = table.version
+    first_card = table.events[2]["card"]
+
+    page.goto(f"{base}/outbox")
+    page.get_by_role("link", name=re.compile("game over")).first.click()
+    page.get_by_role("link", name="Step through the replay").click()
+    step = page.locator("[data-step]")
+    line = page.locator("[data-line]")
+    expect(step).to_have_text(f"Step 1 of {total}")
+    expect(page.locator("[data-viewer]")).to_have_attribute("data-viewer", "face_up")
+    expect(line).to_contain_text("A game of Duālis begins: Ann & Cy against Bo & Di.")
+
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(r"/replay/2$"))
+    expect(line).to_contain_text("Round 1 is dealt; Ann leads.")
+    hands = page.locator("section.dualis-hands")
+    expect(hands).to_contain_text("Every hand, face up")
+    expect(hands.locator('[data-card="S1R"]')).to_be_visible()
+    expect(hands.locator('[data-card="M13B"]')).to_have_count(0)  # set aside in the short game
+
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 3 of {total}")
+    expect(line).to_contain_text(f"Ann played {first_card}")
+    expect(page.locator(f'.dualis-trick [data-card="{first_card}"]')).to_be_visible()
+    expect(hands.locator(f'[data-card="{first_card}"]')).to_have_count(0)  # left Ann's hand
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "dualis_replay_step_3.png"), full_page=True)
+
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"Step 2 of {total}")
+
+    page.keyboard.press("End")
+    expect(page).to_have_url(re.compile(rf"/replay/{total}$"))
+    msgid, params = lines[-1]  # type: ignore[misc]
+    expect(line).to_contain_text(msgid % params)
+    expect(page.locator('[data-check="rerun"]')).to_have_attribute("data-ok", "true")
+    expect(page.locator("a[rel=next]")).to_have_count(0)
+
+    page.keyboard.press("Home")
+    expect(step).to_have_text(f"Step 1 of {total}")
+    page.get_by_role("link", name="Game history and score sheet").click()
+    expect(page.get_by_role("link", name="Round 1")).to_have_count(2)  # score sheet and chapter list
