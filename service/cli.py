@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Flask
@@ -13,8 +15,13 @@ from flask import Flask
 from service import create_app
 from service.db import migrate
 from service.games import Player, create_game, load
+from service.models import SeatKeeper
 from service.notify import player_url
 from service.recovery import sweep
+from service.runtime import Runtime
+from service.timeouts import run_due_clocks
+
+log = logging.getLogger(__name__)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -80,7 +87,10 @@ def print_links(app: Flask, game_id: str) -> int:
     rt = app.extensions["pbem"]
     table = load(rt, game_id)
     for seat in table.seats:
-        print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
+        if seat.keeper == SeatKeeper.BOT:
+            print(f"{seat.seat}\t{seat.name}\t(seat-keeper bot: no link)")
+        else:
+            print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
     return 0
 
 
@@ -89,8 +99,10 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     from gunicorn.app.base import BaseApplication
 
     rt = app.extensions["pbem"]
-    if not rt.settings["REDIS_URL"] and rt.mail_configured:
-        _start_embedded_sweep(app)
+    if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
+        if rt.mail_configured:
+            _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
+        _every(app, "pbem-clocks", rt.settings["CLOCK_INTERVAL_SECONDS"], run_due_clocks)
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -107,17 +119,19 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     return 0
 
 
-def _start_embedded_sweep(app: Flask) -> None:
-    """Without Celery beat, retry unsent mail from a background thread."""
-    interval = app.extensions["pbem"].settings["SWEEP_INTERVAL_SECONDS"]
-    stop = threading.Event()
+def _every(app: Flask, name: str, interval: float, work: Callable[[Runtime], object]) -> None:
+    """Without Celery beat, run `work` every `interval` seconds from a background thread."""
 
     def loop() -> None:
-        while not stop.wait(interval):
+        while True:
+            time.sleep(interval)
             with app.app_context():
-                sweep(app.extensions["pbem"])
+                try:
+                    work(app.extensions["pbem"])
+                except Exception:  # keep the thread alive: the next round tries again
+                    log.exception("%s failed", name)
 
-    threading.Thread(target=loop, name="pbem-sweep", daemon=True).start()
+    threading.Thread(target=loop, name=name, daemon=True).start()
 
 
 if __name__ == "__main__":

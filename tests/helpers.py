@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -12,6 +13,7 @@ from typing import Any
 from flask import Flask
 from sqlmodel import Session, col, select
 
+from service.games import load
 from service.models import EventRecord, OutboxMail
 from service.runtime import Clock
 
@@ -73,6 +75,12 @@ def play_path(mail: OutboxMail) -> str:
     match = PLAY_LINK.search(mail.text_body)
     assert match, f"no player link in mail {mail.subject!r}"
     return match.group(1)
+
+
+def moves_by_origin(app: Flask, game_id: str) -> Counter[str]:
+    """How many moves of a game were made by hand, by the seat-keeper and by auto-play."""
+    table = load(app.extensions["pbem"], game_id)
+    return Counter(origin for i, origin in enumerate(table.origins) if table.starts_move(i))
 
 
 def event_count(app: Flask, game_id: str) -> int:

@@ -43,7 +43,11 @@ def init_celery(app: Flask) -> Celery:
             "sweep": {
                 "task": "worker.tasks.sweep",
                 "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
-            }
+            },
+            "clocks": {
+                "task": "worker.tasks.run_clocks",
+                "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
+            },
         },
     )
     celery.set_default()

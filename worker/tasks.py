@@ -8,6 +8,7 @@ from service.mail import deliver
 from service.moves import apply_command
 from service.recovery import sweep as sweep_all
 from service.runtime import runtime
+from service.timeouts import run_due_clocks
 
 MAIL_RETRIES = 3
 
@@ -31,3 +32,10 @@ def send_mail(self, mail_id: int) -> bool | None:  # type: ignore[no-untyped-def
 def sweep() -> tuple[int, int]:
     """Re-queue unsent mail and lost moves."""
     return sweep_all(runtime())
+
+
+@shared_task(name="worker.tasks.run_clocks")
+def run_clocks() -> tuple[int, int, int]:
+    """Send the due reminders and act on the due timeouts (each exactly once); what was done."""
+    run = run_due_clocks(runtime())
+    return run.reminders, run.timeouts, run.automatic

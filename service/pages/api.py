@@ -12,6 +12,7 @@ from service.moves import MoveOutcome, command_outcome, submit_move
 from service.notify import say
 from service.pages.play import STATUS_CODES
 from service.runtime import runtime
+from service.turn_view import turn_json, turn_view
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -27,8 +28,10 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
 
 @blueprint.get("/play/<token>")
 def state(token: str):  # type: ignore[no-untyped-def]
-    access = player_access(runtime(), token)
-    return jsonify(seat_summary(access.table, access.seat))
+    rt = runtime()
+    access = player_access(rt, token)
+    turns = turn_json(turn_view(rt, access.table, access.seat))
+    return jsonify({**seat_summary(access.table, access.seat), **turns})
 
 
 @blueprint.post("/play/<token>")

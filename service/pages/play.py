@@ -1,19 +1,24 @@
-"""The player's page: their view of the game and the legal moves as buttons (GET changes nothing)."""
+"""The player's page: their view of the game and the legal moves as buttons (GET changes nothing),
+and their turn settings: taking the seat back from the seat-keeper, auto-play, vacations."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from service.access import SeatAccess, player_access, seat_summary
 from service.catalog import entry
+from service.forms import VacationForm
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
 from service.runtime import runtime
+from service.turn_view import turn_view
+from service.turns import set_auto_play, take_seat_back
+from service.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
 
 blueprint = Blueprint("play", __name__)
 
@@ -27,19 +32,32 @@ STATUS_CODES = {
 }
 
 
-def render_seat_page(access: SeatAccess, outcome: MoveOutcome | None = None, status: int = 200):  # type: ignore[no-untyped-def]
-    """The player page for a seat, with the outcome of their last submission if any."""
+def render_seat_page(  # type: ignore[no-untyped-def]
+    access: SeatAccess,
+    outcome: MoveOutcome | None = None,
+    status: int = 200,
+    vacation_form: VacationForm | None = None,
+    refusal: str | None = None,
+):
+    """The player page for a seat, with the outcome of their last submission if any (or why a
+    settings form was refused)."""
+    rt = runtime()
     table = access.table
+    if vacation_form is None:
+        vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
     return (
         render_template(
             "play.html",
             page=seat_summary(table, access.seat),
+            turns=turn_view(rt, table, access.seat),
             table=table,
             entry=entry(table.record.game),
             title=game_title(table),
             token=access.token,
             outcome=outcome,
             outcome_text=say(outcome.message) if outcome and outcome.message else None,
+            vacation_form=vacation_form,
+            refusal=refusal,
         ),
         status,
     )
@@ -90,3 +108,58 @@ def move(token: str) -> Response | tuple[str, int]:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)
     return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status])
+
+
+@blueprint.post("/play/<token>/seat")
+def take_back(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    if take_seat_back(rt, access.table.game_id, access.seat):
+        flash(_("Welcome back: you have your seat again, and your moves are yours to make."))
+    else:
+        flash(_("Your seat was already yours."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/auto-play")
+def auto_play(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    choice = request.form.get("auto_play")
+    if choice not in ("on", "off"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    set_auto_play(rt, access.table.game_id, access.seat, choice == "on")
+    if choice == "on":
+        flash(_("Auto-play is on: when you have only one legal move, it is played for you."))
+    else:
+        flash(_("Auto-play is off: you make every move yourself."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations")
+def vacation(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    form = VacationForm()
+    if not form.validate():
+        return render_seat_page(access, status=422, vacation_form=form)
+    try:
+        declare_vacation(rt, access.table.game_id, access.seat, form.start.data, form.days.data)
+    except VacationRefused as refusal:
+        return render_seat_page(
+            access, status=422, vacation_form=form, refusal=say((refusal.msgid, refusal.params))
+        )
+    flash(_("Your vacation is noted: your clock stops while you are away, and the others were told."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations/<int:vacation_id>/cancel")
+def cancel(token: str, vacation_id: int):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        cancel_vacation(rt, access.table.game_id, access.seat, vacation_id)
+    except VacationRefused as refusal:
+        return render_seat_page(access, status=422, refusal=say((refusal.msgid, refusal.params)))
+    flash(_("Your vacation was called off."))
+    return redirect(url_for("play.page", token=token), 303)
