@@ -40,7 +40,9 @@ def check_keeper_everywhere(config: Config, seed: int, walk: int, every: int) ->
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), walk=st.integers(0, 2**31 - 1))
-def test_the_keeper_move_is_legal_and_accepted_in_random_positions(config: Config, seed: int, walk: int) -> None:
+def test_the_keeper_move_is_legal_and_accepted_in_random_positions(
+    config: Config, seed: int, walk: int
+) -> None:
     """Thousands of positions over the run: each random game is checked at every move (every third
     in the long trick-taking games)."""
     every = 1 if config.name in ("dupli", "red_black") else 3
