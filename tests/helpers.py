@@ -91,8 +91,8 @@ def event_count(app: Flask, game_id: str) -> int:
 class SteppingClock(Clock):
     """Wall time that moves only when a test says so (monotonic time and sleeping stay real)."""
 
-    def __init__(self) -> None:
-        self._now = datetime.now(UTC)
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime.now(UTC)
 
     def now(self) -> datetime:
         return self._now
