@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bots import choose_action
 from sqlmodel import Session
 
+from bots import choose_action
 from service.models import EventOrigin, SeatKeeper
 from service.store import Table, append_move
 
