@@ -11,7 +11,9 @@ from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
+from werkzeug.test import TestResponse
 
 from service.games import load
 from service.models import EventRecord, OutboxMail
@@ -52,6 +54,13 @@ def forms(html: str) -> list[Form]:
     parser = FormParser()
     parser.feed(html)
     return parser.forms
+
+
+def post_form(client: FlaskClient, page: str, action_suffix: str, **extra: str) -> TestResponse:
+    """Submit the form of `page` whose action ends with `action_suffix`, as a browser would (with its
+    hidden fields, CSRF token included), plus `extra` fields."""
+    form = next(f for f in forms(client.get(page).get_data(as_text=True)) if f.action.endswith(action_suffix))
+    return client.post(form.action, data={**form.fields, **extra})
 
 
 def move_form(html: str) -> Form | None:

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.games import Player, create_game, load
-from tests.helpers import event_count, forms, mails, play_path
+from tests.helpers import event_count, mails, play_path, post_form
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 
@@ -26,11 +26,6 @@ def host_page(app: Flask, client: FlaskClient) -> tuple[str, str]:
         seed=2,
     )
     return game_id, "/host/" + rt.signer.host_token(game_id, 1)
-
-
-def post_form(client: FlaskClient, page: str, action_suffix: str, **extra: str):  # type: ignore[no-untyped-def]
-    form = next(f for f in forms(client.get(page).get_data(as_text=True)) if f.action.endswith(action_suffix))
-    return client.post(form.action, data={**form.fields, **extra})
 
 
 def test_host_resends_a_link_unchanged(app: Flask, client: FlaskClient) -> None:
