@@ -25,9 +25,7 @@ def new_game(app: Flask) -> tuple[str, list[str]]:
     """Ann leads a Red: Bo's only Red is then his only legal card."""
     options = {"deck": [ONE_RED_FOR_BO], "dice": DICE}
     rt = app.extensions["pbem"]
-    game_id = create_game(
-        rt, "double_side", people("Ann", "Bo", "Cy"), Player("Host", "host@example.org"), options
-    )
+    game_id = create_game(rt, "double_side", people("Ann", "Bo", "Cy"), HOST, options)
     return game_id, seat_links(app, [ANN, BO, CY])
 
 
