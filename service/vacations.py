@@ -64,7 +64,7 @@ def check_vacation(
         left = days_left(table, taken, seat, year)
         if days_in_year(start, days, year) > left:
             raise VacationRefused(
-                N_("You have %(left)s vacation days left in %(year)s."), left=left, year=year
+                N_("Vacation days left in %(year)s: %(left)s."), left=left, year=year
             )
     end = start + timedelta(days=days)
     for other in taken:
