@@ -63,9 +63,7 @@ def check_vacation(
     for year in range(start.year, (start + timedelta(days=days - 1)).year + 1):
         left = days_left(table, taken, seat, year)
         if days_in_year(start, days, year) > left:
-            raise VacationRefused(
-                N_("Vacation days left in %(year)s: %(left)s."), left=left, year=year
-            )
+            raise VacationRefused(N_("Vacation days left in %(year)s: %(left)s."), left=left, year=year)
     end = start + timedelta(days=days)
     for other in taken:
         if (
