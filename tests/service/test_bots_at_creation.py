@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 
 from service.games import load
 from service.models import EventOrigin, SeatKeeper
-from service.store import Table
 from tests.helpers import forms, mails, moves_by_origin
 from tests.service.play import play_by_api, seat_links
+from tests.service.turns import assert_bot_moves_legal
 
 NAMES = ["Ann", "Bo", "Cy"]
 EMAILS = [f"{name.lower()}@example.org" for name in NAMES]
@@ -31,18 +31,6 @@ def new_game_page(client: FlaskClient, bots: list[int], **fields: str) -> Any:
         elif (friend := next(friends, None)) is not None:
             data[f"players-{seat}-name"], data[f"players-{seat}-email"] = friend
     return client.post("/new/dualis", data={**data, **fields})
-
-
-def assert_bot_moves_legal(table: Table, seat: int) -> int:
-    """Every move the seat-keeper made was legal where it was made; how many it made."""
-    made, state = 0, None
-    for index, event in enumerate(table.events):
-        if table.starts_move(index) and table.origins[index] == EventOrigin.BOT:
-            assert table.actors[index] == seat
-            assert table.actions[index] in table.rules.legal_actions(state, seat)
-            made += 1
-        state = table.rules.apply(state, event)
-    return made
 
 
 def test_three_friends_play_dualis_with_a_seat_keeper_fourth(app: Flask, client: FlaskClient) -> None:

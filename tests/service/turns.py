@@ -9,8 +9,10 @@ from typing import Any
 from flask import Flask
 
 from service.games import Player, TurnSettings, create_game, load
+from service.models import EventOrigin
 from service.moves import MoveOutcome, submit_move
 from service.runtime import Runtime
+from service.store import Table
 from service.timeouts import ClockRun, run_due_clocks
 from tests.helpers import SteppingClock
 
@@ -53,3 +55,15 @@ def beat(rt: Runtime, clock: SteppingClock, **step: float) -> ClockRun:
 def to_act(rt: Runtime, game_id: str) -> set[int]:
     table = load(rt, game_id)
     return set(table.rules.to_act(table.state)) if table.active else set()
+
+
+def assert_bot_moves_legal(table: Table, seat: int) -> int:
+    """Every move the seat-keeper made was legal where it was made; how many it made."""
+    made, state = 0, None
+    for index, event in enumerate(table.events):
+        if table.starts_move(index) and table.origins[index] == EventOrigin.BOT:
+            assert table.actors[index] == seat
+            assert table.actions[index] in table.rules.legal_actions(state, seat)
+            made += 1
+        state = table.rules.apply(state, event)
+    return made
