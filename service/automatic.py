@@ -61,9 +61,10 @@ def play_for(session: Session, table: Table, seat: int, origin: str, now: dateti
     return append_move(session, table, seat, action, events, origin, now)
 
 
-def play_automatic(session: Session, table: Table, now: datetime, limit: int = MAX_AUTOMATIC_MOVES) -> Table:
-    """Play automatic moves while the game waits on a seat that moves automatically (at most `limit`)."""
-    for _ in range(limit):
+def play_automatic(session: Session, table: Table, now: datetime) -> Table:
+    """Play automatic moves while the game waits on a seat that moves automatically (at most
+    MAX_AUTOMATIC_MOVES of them)."""
+    for _ in range(MAX_AUTOMATIC_MOVES):
         turn = next_automatic(table)
         if turn is None:
             break

@@ -4,10 +4,12 @@ more days), each exactly once."""
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
+from service import automatic
 from service.games import load
 from service.models import EventOrigin, GameStatus, SeatKeeper, TimeoutPolicy
 from service.timeouts import ClockRun, timed_out_clocks
@@ -155,3 +157,19 @@ def test_a_seats_clock_starts_when_it_begins_to_owe(app: Flask) -> None:
     assert beat(rt, clock, hours=23, minutes=59).timeouts == 0  # the game is 27 h old, the move 24 h
     assert beat(rt, clock, minutes=2).timeouts == 1
     assert load(rt, game_id).seats[first].keeper == SeatKeeper.STAND_IN
+
+
+def test_when_every_seat_is_kept_the_game_plays_on_in_steps_of_the_beat(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(automatic, "MAX_AUTOMATIC_MOVES", 3)  # moves per transaction
+    rt, clock = stepping(app)
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    assert beat(rt, clock, hours=25).timeouts == 2  # both silent: the seat-keeper keeps both seats
+    runs = 0
+    while load(rt, game_id).active:
+        assert beat(rt, clock, minutes=1).automatic == 1  # the beat carries on where the last stopped
+        runs += 1
+    made = moves_by_origin(app, game_id)
+    assert runs > 1 and made[EventOrigin.BOT] == sum(made.values())
+    assert len(mails(app, kind="game_over")) == 2
