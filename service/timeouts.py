@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
 
 from service.automatic import play_for
@@ -47,14 +48,14 @@ class ClockRun:
     automatic: int = 0  # games whose left-over automatic moves were played
 
 
-def remind_due(now: datetime):  # type: ignore[no-untyped-def]
+def remind_due(now: datetime) -> ColumnElement[bool]:
     """A clock whose reminder is due and still useful (its deadline is ahead)."""
     return and_(
         col(TurnClock.remind_at) <= now, col(TurnClock.reminded_at).is_(None), col(TurnClock.due_at) > now
     )
 
 
-def timeout_due(now: datetime):  # type: ignore[no-untyped-def]
+def timeout_due(now: datetime) -> ColumnElement[bool]:
     """A clock past its deadline that has not timed out yet."""
     return and_(col(TurnClock.due_at) <= now, col(TurnClock.timed_out_at).is_(None))
 
@@ -107,8 +108,6 @@ def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
                 run.reminders += 1
             session.add_all(more)
             mails += more
-        if not table.active:
-            sync_clocks(session, table, now)
         session.commit()
         mail_ids = [mail.id for mail in mails if mail.id is not None]
     rt.dispatch.send_mails(mail_ids)
@@ -158,8 +157,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: str, days
 
     def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
         clock = session.get(TurnClock, clock_id)
-        waiting = clock is not None and clock.game_id == game_id and clock.timed_out_at is not None
-        if not (waiting and clock and clock.settled_at is None and table.active):
+        if clock is None or clock.game_id != game_id or clock.timed_out_at is None or clock.settled_at:
             return False, []
         now = rt.clock.now()
         if decision == HostDecision.FORFEIT:
