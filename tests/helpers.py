@@ -92,6 +92,11 @@ def moves_by_origin(app: Flask, game_id: str) -> Counter[str]:
     return Counter(origin for i, origin in enumerate(table.origins) if table.starts_move(i))
 
 
+def same_link(first: str, second: str) -> bool:
+    """Whether two /play paths are the same seat's link (tokens differ only in their signing second)."""
+    return first.split(".")[0] == second.split(".")[0]
+
+
 def event_count(app: Flask, game_id: str) -> int:
     with Session(app.extensions["pbem"].engine) as session:
         return len(session.exec(select(EventRecord.id).where(EventRecord.game_id == game_id)).all())
