@@ -94,17 +94,16 @@ def forfeit(rt: Runtime, session: Session, table: Table, seat: int) -> list[Outb
     table.record.forfeit_seat = seat
     session.add(table.record)
     sync_clocks(session, table, now)
+    result = table.result
+    assert result is not None
+    winners = [table.names[w] for w in result["winners"]]
     mails = [
         draft_mail(
             rt,
             table,
             "forfeit",
             other.seat,
-            {
-                "link": player_url(rt, table, other.seat),
-                "name": table.names[seat],
-                "winners": [table.names[w] for w in table.result["winners"]] if table.result else [],
-            },
+            {"link": player_url(rt, table, other.seat), "name": table.names[seat], "winners": winners},
         )
         for other in mailed_seats(table)
     ]
