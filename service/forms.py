@@ -86,12 +86,15 @@ class NewGameForm(FlaskForm):
     )
 
     def chosen_players(self) -> list[Player]:
-        """The filled-in seats, in order (a seat-keeper seat needs no email)."""
+        """The filled-in seats, in order (a seat-keeper seat needs no email; unnamed ones are
+        numbered when there are several)."""
+        bots = sum(bool(row.form.bot.data) for row in self.players)
         players = []
         for row in self.players:
             name, email = (row.form.name.data or "").strip(), (row.form.email.data or "").strip()
             if row.form.bot.data:
-                players.append(Player(name or DEFAULT_BOT_NAME, "", bot=True))
+                number = f" {sum(p.bot for p in players) + 1}" if bots > 1 else ""
+                players.append(Player(name or DEFAULT_BOT_NAME + number, "", bot=True))
             elif email:
                 players.append(Player(name or email.split("@")[0], email))
         return players
