@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bots.tricks import Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
+from bots.tricks import SURE, Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
 from rules.base import Action
 from rules.dualis import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
 
@@ -183,11 +183,15 @@ def side_forecast(table: Table, candidate: Candidate) -> Forecast:
 
 
 def value(table: Table, candidate: Candidate) -> float:
-    """The expected trick count less the weighed expected mismatch with the coins: too many coins
-    (more than the tricks) or too many tricks (more than the coins we can still get)."""
+    """The expected trick count less the expected mismatch with the coins: too many coins (more
+    than the tricks) or too many tricks (more than the coins we can still get). Once the count is
+    certain (the round's last card), the round's real score."""
     outlook = side_forecast(table, candidate)
     coins = table.coins + (1 if candidate.action.get("coin") else 0)
     capacity = coin_capacity(table, candidate)
+    if outlook.sd < SURE:
+        tricks = round(outlook.mean)
+        return float(tricks) if coins <= tricks <= coins + int(capacity) else -float(abs(tricks - coins))
     mismatch = OVER_COIN_WEIGHT * outlook.below(coins) + outlook.above(coins + capacity)
     return outlook.mean - MISMATCH_WEIGHT * mismatch
 

@@ -36,6 +36,11 @@ Dist = dict[int, float]  # strength -> probability
 AIMED_AT_US = 0.5
 # A Patriotism in VP spent to keep a card costs that VP.
 PATRIOTISM_VP = 1.0
+# A plan is balanced: each pair's weight (strength, a Patriotism's VP) is kept near an even share of
+# the hand, so no war goes unarmed and two strong cards are not spent where one would do. The win
+# chances alone would concentrate strength (a war is all or nothing), which a rival's Benevolence or
+# a swap against a face-up Charge punishes.
+BALANCE = 0.25
 # Rivals' VP gains count against us, a little (four players: the field is shared out among them).
 RIVAL_WEIGHT = 0.3
 
@@ -222,21 +227,47 @@ def field_cards(seats: int, centre: int, war: int) -> float:
     return 2 * seats - 0.3 + (centre if war == WARS else 0)
 
 
+def weight(cards: Iterable[str]) -> int:
+    """What cards bring to a war: their base strength, and a Patriotism its banked VP."""
+    return sum(BASE_STRENGTH[c] + (c == "patriotism") for c in cards)
+
+
+def balance_target(cards: Sequence[str], wars_left: int) -> float:
+    """The weight each remaining war would get if the cards (less the weakest left over) were
+    shared out evenly."""
+    if wars_left <= 0:
+        return 0.0
+    used = sorted((weight([c]) for c in cards), reverse=True)[: 2 * wars_left]
+    return sum(used) / wars_left
+
+
+def imbalance(pair: Pair, target: float) -> float:
+    """How far a pair's weight strays from an even share, squared (a war left unarmed, or two strong
+    cards spent where one would do)."""
+    return BALANCE * (weight(pair) - target) ** 2
+
+
 @lru_cache(maxsize=8192)
 def plan_worth(
-    seats: int, centre: int, patriotism: int, hand: tuple[str, ...], war: int, rivals: tuple[Rival, ...]
+    seats: int,
+    centre: int,
+    patriotism: int,
+    hand: tuple[str, ...],
+    war: int,
+    rivals: tuple[Rival, ...],
+    target: float,
 ) -> float:
-    """The most VP the cards left (sorted) can bring over the wars from `war` on, a pair each war;
-    cached, since the same rest of a hand recurs across the pairs tried."""
+    """The most VP the cards left (sorted) can bring over the wars from `war` on, a pair each war,
+    less the imbalance of the plan; cached, since the same rest of a hand recurs across pairs."""
     if war > WARS or len(hand) < 2:
         return 0.0
     field = field_cards(seats, centre, war)
     outcomes = []
     for pair in legal_pairs(hand):
         rest = tuple(sorted(without(hand, pair)))
-        now = pair_worth(pair, rivals, field, patriotism)
-        later = plan_worth(seats, centre, patriotism + pair.count("patriotism"), rest, war + 1, rivals)
-        outcomes.append(now + later)
+        now = pair_worth(pair, rivals, field, patriotism) - imbalance(pair, target)
+        banked = patriotism + pair.count("patriotism")
+        outcomes.append(now + plan_worth(seats, centre, banked, rest, war + 1, rivals, target))
     return max(outcomes, default=0.0)
 
 
@@ -251,15 +282,15 @@ def choose_pair(table: Table, view: Mapping[str, Any], legal: Sequence[Action]) 
     future = rival(table.pool, False)
     rivals = tuple(rival(table.pool, s in charged) for s in range(table.seats) if s != table.seat)
     field = field_cards(table.seats, table.centre, table.war)
+    target = balance_target(cards, WARS - table.war + 1)
+    later_rivals = (future,) * len(rivals)
 
     def worth(action: Action) -> float:
         pair: Pair = (action["set"][0], action["set"][1])
-        rest = without(cards, pair)
-        now = pair_worth(pair, rivals, field, table.patriotism)
+        rest = tuple(sorted(without(cards, pair)))
+        now = pair_worth(pair, rivals, field, table.patriotism) - imbalance(pair, target)
         banked = table.patriotism + pair.count("patriotism")
-        later = plan_worth(
-            table.seats, table.centre, banked, tuple(sorted(rest)), table.war + 1, (future,) * len(rivals)
-        )
+        later = plan_worth(table.seats, table.centre, banked, rest, table.war + 1, later_rivals, target)
         keep = 1e-6 if table.my_set is not None and pair == table.my_set else 0.0
         return now + later + keep
 
