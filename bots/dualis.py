@@ -36,9 +36,9 @@ MISMATCH_WEIGHT = 1.0
 # A card's chance to take a later trick is less sure than a trick taken now: it may have to follow a
 # suit it cannot win, and the lead may never come back to play it.
 LATER_DISCOUNT = 0.8
-# In the last tricks of a round a side short of tricks (more coins than tricks) takes what it can
+# In the last five tricks of a round a side short of tricks (more coins than tricks) takes what it can
 # now: the weight of the chance to take this trick, times the share of the tricks left it needs.
-URGENT_FROM, URGENT = 3, 1.0
+URGENT_FROM, URGENT = 5, 1.0
 # How many tricks of evidence the table's form starts from (a fair share), before the match shows
 # whether the other side gives tricks away.
 FORM_PRIOR = 8.0
