@@ -4,8 +4,9 @@ Setting: the hand must last four wars, so the keeper plans them together. A pair
 it may win (its chance to be the strongest times the cards on the field, the centre too in the last
 war) plus any Patriotism it banks; the chance comes from the pairs the other players may set, drawn
 from the cards this seat has not seen. The pair set now is the one that, with the best plan for the
-cards left, is worth most over the remaining wars: so it does not spend its two strongest cards on
-one war while the others go unarmed (a balanced pair), and it keeps the cards the set rule allows.
+cards left, is worth most over the remaining wars, less how far each pair strays from an even share
+of the hand: so it does not spend its two strongest cards on one war while the others go unarmed (a
+balanced pair), and it keeps pairs the set rule allows.
 
 * Risks are priced in: a Tyranny or Charge may be zeroed by a Benevolence (unless a banked Patriotism
   can cancel it) or eliminated by a Subversion; a Benevolence counts only if someone else is
@@ -333,7 +334,7 @@ def card_at(view: Mapping[str, Any], seat: int, slot: int) -> dict[str, Any]:
 def choose_target(table: Table, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     """Aim where zeroing does most for me: my share against the best rival's; an owner who can
     cancel with a Patriotism is counted as doing so half the time (my Benevolence then counts 0).
-    Never at my own cards; passing only when nothing else is left."""
+    Never at my own cards; it passes only when every aim risks more than it gains."""
     base = current_strengths(view)
     my_slot = view["targeting"]["turn"]["slot"] if view["targeting"] and view["targeting"]["turn"] else 0
     mine_now = card_at(view, table.seat, my_slot)["strength"]
