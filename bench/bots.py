@@ -126,14 +126,17 @@ def main() -> None:
     parser.add_argument("--dupli", type=int, default=100, help="Dupli matches (4 seats)")
     args = parser.parse_args()
     print("seat-keeper against random players (seeded matches, keeper seats alternate)")
-    run("dualis", args.dualis, partnership({}))
+    if args.dualis:
+        run("dualis", args.dualis, partnership({}))
     if args.iso:
-        run("dualis iso (1 bot, 3 random)", args.iso, single_seat("dualis", 4, {"iso": True}))
-    run("red_black", args.red_black, single_seat("red_black", 2, {}))
+        run("dualis iso (1 bot, 3 random; chance 25%)", args.iso, single_seat("dualis", 4, {"iso": True}))
+    if args.red_black:
+        run("red_black", args.red_black, single_seat("red_black", 2, {}))
     if args.double_side:
-        run("double_side (1 bot, 3 random)", args.double_side, single_seat("double_side", 4, {}))
+        label = "double_side (1 bot, 3 random; chance 25%)"
+        run(label, args.double_side, single_seat("double_side", 4, {}))
     if args.dupli:
-        run("dupli (1 bot, 3 random)", args.dupli, single_seat("dupli", 4, {}))
+        run("dupli (1 bot, 3 random; chance 25%)", args.dupli, single_seat("dupli", 4, {}))
 
 
 if __name__ == "__main__":

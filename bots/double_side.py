@@ -21,13 +21,13 @@ from typing import Any
 from bots.tricks import Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
 from rules.base import Action
 from rules.double_side import (
-    BLACK,
     COLOURS,
     DECK,
     TRICKS_PER_ROUND,
     TURN_OVER_AFTER,
     black,
     colour,
+    number,
     trick_winner,
     white_of,
 )
@@ -78,7 +78,7 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
         trick_number=trick["number"],
         trump=view.get("trump"),
         plays=plays,
-        later=tuple(order[played + 1 :]) if plays else tuple(order[1:]),
+        later=tuple(order[played + 1 :]),
         hand=hand,
         hand_counts={p["seat"]: p["cards"] for p in view["players"]},
         tricks=me["tricks"],
@@ -157,7 +157,7 @@ def value(table: Table, candidate: Candidate) -> float:
 
 def card_strength(table: Table, card: str) -> float:
     """A card's number on the side in force (what it spends now)."""
-    return black(card) if table.side == BLACK else white_of(black(card))
+    return number(card, table.side)
 
 
 def trump_value(table: Table, trump: str) -> float:

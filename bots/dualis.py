@@ -6,9 +6,13 @@ judged by the forecast of the side's final trick count it leaves against the coi
 * the trick in progress: who wins it as things stand, asked of `rules.dualis.trick_outcome` with the
   centre the move leaves (a coin changes the card's colour, the centre and so the trump), and how
   likely that winner is to hold against the unseen cards still to come;
-* the cards left in hand: their chance to take a later trick (a cheap winner keeps the strong cards);
+* the cards left in hand: their chance to take a later trick (a cheap winner keeps the strong cards;
+  a card that cannot win follows low), scaled by the table's form (tricks taken this match against
+  a fair share: weak opponents give more tricks than the cards alone say);
 * coins: the side wants to end with exactly as many coins as tricks. Too many coins can only be
   cured by more tricks; too few by coins still in the centre, which the other side takes too.
+  At the round's last card the real score decides; in its last tricks a side short of tricks
+  cashes its winners.
 
 Two hard rules on top: never take a coin that turns the trick from our side to the other, and never
 take a coin that the side could not match even by taking every trick left.
@@ -21,16 +25,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bots.tricks import Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
+from bots.tricks import SURE, Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
 from rules.base import Action
 from rules.dualis import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
 
-# One trick of mismatch between tricks and coins turns +T into −1; weighed against the trick count
-# itself, a weight of 1 matched stronger settings in bot-against-bot matches (a side that grabs
-# tricks also spoils the other side's count).
+# The weights below were chosen in seeded bot-against-bot matches (each deal played both ways).
+# A trick of mismatch between tricks and coins turns +T into −1; weighed 1 against the trick count
+# itself it did best (a side that takes tricks also spoils the other side's count).
 MISMATCH_WEIGHT = 1.0
-# Too many coins can be cured only by winning tricks, too few by coins still in the centre.
-OVER_COIN_WEIGHT = 1.0
+# A card's chance to take a later trick is less sure than a trick taken now: it may have to follow a
+# suit it cannot win, and the lead may never come back to play it.
+LATER_DISCOUNT = 0.8
+# In the last five tricks of a round a side short of tricks (more coins than tricks) takes what it can
+# now: the weight of the chance to take this trick, times the share of the tricks left it needs.
+URGENT_FROM, URGENT = 5, 1.0
+# How many tricks of evidence the table's form starts from (a fair share), before the match shows
+# whether the other side gives tricks away.
+FORM_PRIOR = 8.0
 # A partner still to play may take the trick for us though we do not win it now.
 PARTNER_RESCUE = 0.3
 
@@ -51,6 +62,7 @@ class Table:
     hand: tuple[str, ...]
     hand_counts: Mapping[int, int]
     unseen: frozenset[str]  # cards the seat has not seen: other hands, set aside, hidden tricks
+    form: float  # our side's tricks so far this match over its fair share (shrunk towards 1)
 
 
 def read_table(view: Mapping[str, Any], seat: int) -> Table:
@@ -79,7 +91,20 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
         hand=tuple(view["hand"]),
         hand_counts={p["seat"]: p["hand_count"] for p in players},
         unseen=frozenset(CARDS) - seen,
+        form=table_form(view, side_index, side["tricks"], len(side["seats"])),
     )
+
+
+def table_form(view: Mapping[str, Any], side_index: int, tricks_now: int, side_size: int) -> float:
+    """How much more (or less) than its fair share of tricks our side has taken this match: the
+    cards' forecast is scaled by it, since weak (or strong) opponents give more (or fewer) tricks
+    than the cards alone say."""
+    done_now = view["tricks_per_round"] - len(view["hand"])
+    taken = tricks_now + sum(r["tricks"][side_index] for r in view["rounds"])
+    played = done_now + sum(sum(r["tricks"]) for r in view["rounds"])
+    fair = side_size / view["seats"]
+    ratio = (taken + FORM_PRIOR * fair) / ((played + FORM_PRIOR) * fair)
+    return max(0.5, min(2.0, ratio))
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:
@@ -146,8 +171,10 @@ def later_chance(table: Table, card: str) -> float:
     number = CARD_INFO[card][1]
     opponents = table.seats - 1
     if table.high_low:
-        return 0.5 * (card_chance(number, 13, opponents) + card_chance(14 - number, 13, opponents))
-    return card_chance(number, 13, opponents)
+        chance = 0.5 * (card_chance(number, 13, opponents) + card_chance(14 - number, 13, opponents))
+    else:
+        chance = card_chance(number, 13, opponents)
+    return LATER_DISCOUNT * chance
 
 
 # --------------------------------------------------------------------------------- coins
@@ -168,28 +195,44 @@ def coin_capacity(table: Table, candidate: Candidate) -> float:
 
 
 def side_forecast(table: Table, candidate: Candidate) -> Forecast:
-    """Our side's final trick count after this move: my share plus an average share for a partner."""
+    """Our side's final trick count after this move: my cards' chances and an average share for a
+    partner's cards, both scaled by the table's form."""
     partner_cards = 0
     for s in table.side - {table.seat}:
         partner_cards += table.hand_counts[s] - (1 if s in table.later else 0)
-    per_card = 1.0 / table.seats
+    per_card = min(1.0, table.form / table.seats)
     return forecast(
         table.tricks,
         candidate.take,
-        candidate.later,
+        [min(1.0, table.form * chance) for chance in candidate.later],
         extra_mean=partner_cards * per_card,
         extra_var=partner_cards * per_card * (1.0 - per_card),
     )
 
 
 def value(table: Table, candidate: Candidate) -> float:
-    """The expected trick count less the weighed expected mismatch with the coins: too many coins
-    (more than the tricks) or too many tricks (more than the coins we can still get)."""
+    """The expected trick count less the expected mismatch with the coins: too many coins (more
+    than the tricks, curable only by tricks) or too many tricks (more than the coins we can still
+    get). Once the count is certain (the round's last card), the round's real score."""
     outlook = side_forecast(table, candidate)
     coins = table.coins + (1 if candidate.action.get("coin") else 0)
     capacity = coin_capacity(table, candidate)
-    mismatch = OVER_COIN_WEIGHT * outlook.below(coins) + outlook.above(coins + capacity)
-    return outlook.mean - MISMATCH_WEIGHT * mismatch
+    if outlook.sd < SURE:
+        return certain_score(round(outlook.mean), coins, int(capacity))
+    mismatch = outlook.below(coins) + outlook.above(coins + capacity)
+    worth = outlook.mean - MISMATCH_WEIGHT * mismatch
+    if len(table.hand) <= URGENT_FROM and table.coins > table.tricks:
+        worth += URGENT * min(1.0, (table.coins - table.tricks) / len(table.hand)) * candidate.take
+    return worth
+
+
+def certain_score(tricks: int, coins: int, more_coins: int) -> float:
+    """The round's score for a known trick count, coins added up to it as far as `more_coins` go."""
+    if coins <= tricks <= coins + more_coins:
+        return float(tricks)
+    if tricks < coins:
+        return -float(coins - tricks)
+    return -float(tricks - coins - more_coins)
 
 
 def harmful_coin(table: Table, candidate: Candidate, judged: Sequence[Candidate]) -> bool:

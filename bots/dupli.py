@@ -4,8 +4,9 @@ Setting: the hand must last four wars, so the keeper plans them together. A pair
 it may win (its chance to be the strongest times the cards on the field, the centre too in the last
 war) plus any Patriotism it banks; the chance comes from the pairs the other players may set, drawn
 from the cards this seat has not seen. The pair set now is the one that, with the best plan for the
-cards left, is worth most over the remaining wars: so it does not spend its two strongest cards on
-one war while the others go unarmed (a balanced pair), and it keeps the cards the set rule allows.
+cards left, is worth most over the remaining wars, less how far each pair strays from an even share
+of the hand: so it does not spend its two strongest cards on one war while the others go unarmed (a
+balanced pair), and it keeps pairs the set rule allows.
 
 * Risks are priced in: a Tyranny or Charge may be zeroed by a Benevolence (unless a banked Patriotism
   can cancel it) or eliminated by a Subversion; a Benevolence counts only if someone else is
@@ -36,6 +37,11 @@ Dist = dict[int, float]  # strength -> probability
 AIMED_AT_US = 0.5
 # A Patriotism in VP spent to keep a card costs that VP.
 PATRIOTISM_VP = 1.0
+# A plan is balanced: each pair's weight (strength, a Patriotism's VP) is kept near an even share of
+# the hand, so no war goes unarmed and two strong cards are not spent where one would do. The win
+# chances alone would concentrate strength (a war is all or nothing), which a rival's Benevolence or
+# a swap against a face-up Charge punishes.
+BALANCE = 0.25
 # Rivals' VP gains count against us, a little (four players: the field is shared out among them).
 RIVAL_WEIGHT = 0.3
 
@@ -222,21 +228,47 @@ def field_cards(seats: int, centre: int, war: int) -> float:
     return 2 * seats - 0.3 + (centre if war == WARS else 0)
 
 
+def weight(cards: Iterable[str]) -> int:
+    """What cards bring to a war: their base strength, and a Patriotism its banked VP."""
+    return sum(BASE_STRENGTH[c] + (c == "patriotism") for c in cards)
+
+
+def balance_target(cards: Sequence[str], wars_left: int) -> float:
+    """The weight each remaining war would get if the cards (less the weakest left over) were
+    shared out evenly."""
+    if wars_left <= 0:
+        return 0.0
+    used = sorted((weight([c]) for c in cards), reverse=True)[: 2 * wars_left]
+    return sum(used) / wars_left
+
+
+def imbalance(pair: Pair, target: float) -> float:
+    """How far a pair's weight strays from an even share, squared (a war left unarmed, or two strong
+    cards spent where one would do)."""
+    return BALANCE * (weight(pair) - target) ** 2
+
+
 @lru_cache(maxsize=8192)
 def plan_worth(
-    seats: int, centre: int, patriotism: int, hand: tuple[str, ...], war: int, rivals: tuple[Rival, ...]
+    seats: int,
+    centre: int,
+    patriotism: int,
+    hand: tuple[str, ...],
+    war: int,
+    rivals: tuple[Rival, ...],
+    target: float,
 ) -> float:
-    """The most VP the cards left (sorted) can bring over the wars from `war` on, a pair each war;
-    cached, since the same rest of a hand recurs across the pairs tried."""
+    """The most VP the cards left (sorted) can bring over the wars from `war` on, a pair each war,
+    less the imbalance of the plan; cached, since the same rest of a hand recurs across pairs."""
     if war > WARS or len(hand) < 2:
         return 0.0
     field = field_cards(seats, centre, war)
     outcomes = []
     for pair in legal_pairs(hand):
         rest = tuple(sorted(without(hand, pair)))
-        now = pair_worth(pair, rivals, field, patriotism)
-        later = plan_worth(seats, centre, patriotism + pair.count("patriotism"), rest, war + 1, rivals)
-        outcomes.append(now + later)
+        now = pair_worth(pair, rivals, field, patriotism) - imbalance(pair, target)
+        banked = patriotism + pair.count("patriotism")
+        outcomes.append(now + plan_worth(seats, centre, banked, rest, war + 1, rivals, target))
     return max(outcomes, default=0.0)
 
 
@@ -251,15 +283,15 @@ def choose_pair(table: Table, view: Mapping[str, Any], legal: Sequence[Action]) 
     future = rival(table.pool, False)
     rivals = tuple(rival(table.pool, s in charged) for s in range(table.seats) if s != table.seat)
     field = field_cards(table.seats, table.centre, table.war)
+    target = balance_target(cards, WARS - table.war + 1)
+    later_rivals = (future,) * len(rivals)
 
     def worth(action: Action) -> float:
         pair: Pair = (action["set"][0], action["set"][1])
-        rest = without(cards, pair)
-        now = pair_worth(pair, rivals, field, table.patriotism)
+        rest = tuple(sorted(without(cards, pair)))
+        now = pair_worth(pair, rivals, field, table.patriotism) - imbalance(pair, target)
         banked = table.patriotism + pair.count("patriotism")
-        later = plan_worth(
-            table.seats, table.centre, banked, tuple(sorted(rest)), table.war + 1, (future,) * len(rivals)
-        )
+        later = plan_worth(table.seats, table.centre, banked, rest, table.war + 1, later_rivals, target)
         keep = 1e-6 if table.my_set is not None and pair == table.my_set else 0.0
         return now + later + keep
 
@@ -302,7 +334,7 @@ def card_at(view: Mapping[str, Any], seat: int, slot: int) -> dict[str, Any]:
 def choose_target(table: Table, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     """Aim where zeroing does most for me: my share against the best rival's; an owner who can
     cancel with a Patriotism is counted as doing so half the time (my Benevolence then counts 0).
-    Never at my own cards; passing only when nothing else is left."""
+    Never at my own cards; it passes only when every aim risks more than it gains."""
     base = current_strengths(view)
     my_slot = view["targeting"]["turn"]["slot"] if view["targeting"] and view["targeting"]["turn"] else 0
     mine_now = card_at(view, table.seat, my_slot)["strength"]
