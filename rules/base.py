@@ -110,6 +110,10 @@ class Game(ABC):
     def result(self, state: Any) -> dict[str, Any] | None:
         """None while the game runs, else at least {"winners": [seats]}."""
 
+    def forfeit_result(self, state: Any, seat: int, seats: int) -> dict[str, Any]:
+        """The result when `seat` forfeits a running game: every other side wins."""
+        return {"winners": [other for other in range(seats) if other != seat], "forfeit": seat}
+
     @abstractmethod
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line in words of what `event` shows to `seat` (None: public only), as a gettext

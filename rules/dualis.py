@@ -598,6 +598,12 @@ class Dualis(Game):
             "rounds": [round_json(r) for r in state.results],
         }
 
+    def forfeit_result(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """The result when `seat` forfeits: the other sides win (in a partnership, the partner loses
+        too)."""
+        losers = self.sides(state)[self.side_of(state, seat)]
+        return {"winners": [other for other in range(seats) if other not in losers], "forfeit": seat}
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see: public table information plus its own hand and choices."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):

@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 
 from service.games import load
 from service.links import GameLink, LinkError
+from service.models import SeatKeeper
 from service.runtime import Runtime
 from service.store import GameNotFound, Table
 
@@ -44,6 +45,8 @@ def player_access(rt: Runtime, token: str) -> SeatAccess:
         abort(403, link_refusal("forged"))
     if table.seats[link.seat].key_version != link.key_version:
         abort(403, link_refusal("revoked"))
+    if table.seats[link.seat].keeper == SeatKeeper.BOT:
+        abort(403, _("This seat is played by the seat-keeper; nobody plays it by a link."))
     return SeatAccess(table, link.seat, token)
 
 
@@ -91,5 +94,5 @@ def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:
         "view": rules.view(table.state, seat),
         "legal_actions": rules.legal_actions(table.state, seat) if seat is not None and table.active else [],
         "to_act": sorted(rules.to_act(table.state)) if table.active else [],
-        "result": rules.result(table.state),
+        "result": table.result,
     }

@@ -6,7 +6,8 @@ import argparse
 import json
 import logging
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Flask
@@ -15,8 +16,11 @@ from service import create_app
 from service.db import migrate
 from service.digest import send_due_digests
 from service.games import Player, create_game, load
+from service.models import SeatKeeper
 from service.notify import player_url
 from service.recovery import sweep
+from service.runtime import Runtime
+from service.timeouts import run_due_clocks
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +88,10 @@ def print_links(app: Flask, game_id: str) -> int:
     rt = app.extensions["pbem"]
     table = load(rt, game_id)
     for seat in table.seats:
-        print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
+        if seat.keeper == SeatKeeper.BOT:
+            print(f"{seat.seat}\t{seat.name}\t(seat-keeper bot: no link)")
+        else:
+            print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
     return 0
 
 
@@ -93,8 +100,10 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     from gunicorn.app.base import BaseApplication
 
     rt = app.extensions["pbem"]
-    if not rt.settings["REDIS_URL"]:
-        _start_embedded_sweep(app)
+    if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
+        _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
+        _every(app, "pbem-digests", rt.settings["SWEEP_INTERVAL_SECONDS"], send_due_digests)
+        _every(app, "pbem-clocks", rt.settings["CLOCK_INTERVAL_SECONDS"], run_due_clocks)
 
     class Server(BaseApplication):
         def load_config(self) -> None:
@@ -111,21 +120,19 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     return 0
 
 
-def _start_embedded_sweep(app: Flask) -> None:
-    """Without Celery beat, retry unsent mail and draft the due daily digests from a background thread."""
-    interval = app.extensions["pbem"].settings["SWEEP_INTERVAL_SECONDS"]
-    stop = threading.Event()
+def _every(app: Flask, name: str, interval: float, work: Callable[[Runtime], object]) -> None:
+    """Without Celery beat, run `work` every `interval` seconds from a background thread."""
 
     def loop() -> None:
-        while not stop.wait(interval):
+        while True:
+            time.sleep(interval)
             with app.app_context():
                 try:
-                    sweep(app.extensions["pbem"])
-                    send_due_digests(app.extensions["pbem"])
-                except Exception:  # a database hiccup must not end the thread: the next tick retries
-                    log.exception("embedded sweep failed")
+                    work(app.extensions["pbem"])
+                except Exception:  # keep the thread alive: the next round tries again
+                    log.exception("%s failed", name)
 
-    threading.Thread(target=loop, name="pbem-sweep", daemon=True).start()
+    threading.Thread(target=loop, name=name, daemon=True).start()
 
 
 if __name__ == "__main__":

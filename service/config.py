@@ -29,6 +29,7 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "LINK_MAX_AGE_DAYS": (400, int),
     "MOVE_WAIT_SECONDS": (3.0, float),
     "SWEEP_INTERVAL_SECONDS": (30.0, float),
+    "CLOCK_INTERVAL_SECONDS": (60.0, float),
     "MAIL_MAX_BACKOFF_SECONDS": (3600, int),
     "COMMAND_REQUEUE_SECONDS": (60, int),
     "DIGEST_HOUR": (7, int),  # local hour (0-23) from which each reader's daily digest is sent

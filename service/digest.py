@@ -32,7 +32,6 @@ from service.notify import (
 )
 from service.runtime import Runtime
 from service.store import Table, load_table
-from service.zones import zone
 
 
 @dataclass(frozen=True)
@@ -53,9 +52,11 @@ class DigestGame:
     lines: list[str]
 
 
-def address_zone(seats: list[SeatRecord]) -> ZoneInfo:
-    """An address's time zone: the one chosen on its newest game that has one (seats newest first)."""
-    return zone(next((seat.timezone for seat in seats if seat.timezone), ""))
+def address_zone(seats: list[tuple[SeatRecord, str]]) -> ZoneInfo:
+    """An address's time zone: the one its player chose on their newest game that has one, else the
+    newest game's own zone (seats newest first, each with its game's zone)."""
+    chosen = next((seat.timezone for seat, _ in seats if seat.timezone), "")
+    return ZoneInfo(chosen or seats[0][1])
 
 
 def due_digests(rt: Runtime) -> list[DueDigest]:
@@ -64,14 +65,14 @@ def due_digests(rt: Runtime) -> list[DueDigest]:
     now = rt.clock.now()
     with Session(rt.engine) as session:
         seats = session.exec(
-            select(SeatRecord)
+            select(SeatRecord, GameRecord.timezone)
             .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
             .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
             .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
         ).all()
-        by_address: dict[str, list[SeatRecord]] = {}
-        for seat in seats:
-            by_address.setdefault(seat.email.strip().lower(), []).append(seat)
+        by_address: dict[str, list[tuple[SeatRecord, str]]] = {}
+        for seat, game_zone in seats:
+            by_address.setdefault(seat.email.strip().lower(), []).append((seat, game_zone))
         today: dict[str, date] = {}
         for email, address_seats in by_address.items():
             local = now.astimezone(address_zone(address_seats))
@@ -87,7 +88,7 @@ def due_digests(rt: Runtime) -> list[DueDigest]:
             ).all()
         )
     return [
-        DueDigest(email, day, tuple((seat.game_id, seat.seat) for seat in by_address[email]))
+        DueDigest(email, day, tuple((seat.game_id, seat.seat) for seat, _ in by_address[email]))
         for email, day in today.items()
         if email not in latest or latest[email] < day
     ]

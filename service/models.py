@@ -1,4 +1,5 @@
-"""Database tables: games and seats, the append-only event log, commands and the mail outbox."""
+"""Database tables: games and seats, the append-only event log, commands, the mail outbox, and the
+turn clocks and vacations of games played against the clock."""
 
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ class GameStatus:
     ACTIVE = "active"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+class TimeoutPolicy:
+    """What happens when a player's time for a move runs out."""
+
+    BOT = "bot"  # the seat-keeper plays for the absent player until they return (the default)
+    FORFEIT = "forfeit"  # the absent player forfeits and the game ends
+    HOST = "host"  # the host is asked: the seat-keeper plays this move, a forfeit, or more days
 
 
 class GameRecord(SQLModel, table=True):
@@ -40,6 +49,16 @@ class GameRecord(SQLModel, table=True):
     watch_key_version: int = Field(default=1)  # bumped to revoke the spectator link
     # The host's notices about play by mail; the unsubscribe link of a host mail turns them off.
     host_notify: bool = Field(default=True)
+    # Time control (service/deadlines.py): days per move (0: no limit), the clock stopped on
+    # Saturdays and Sundays in the game's IANA time zone, and the reminder's hours before the
+    # deadline (None: 24 h, or half the time for 1-day games; 0: no reminder).
+    move_days: int = Field(default=0)
+    weekend_pause: bool = Field(default=False)
+    timezone: str = Field(default="UTC", max_length=64)
+    remind_hours: int | None = None
+    timeout: str = Field(default=TimeoutPolicy.BOT, max_length=16)
+    vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
+    forfeit_seat: int | None = None  # the seat that forfeited, when the game ended that way
 
 
 class NotifyMode:
@@ -48,6 +67,14 @@ class NotifyMode:
     TURN = "turn"  # a mail at each turn (the default)
     DIGEST = "digest"  # one mail a day listing every game waiting on them
     NONE = "none"
+
+
+class SeatKeeper:
+    """Who makes a seat's moves."""
+
+    PLAYER = "player"  # the player, by hand
+    BOT = "bot"  # the seat-keeper, from the start: nobody's seat, never mailed
+    STAND_IN = "stand_in"  # the seat-keeper, for a player who ran out of time, until they return
 
 
 class SeatRecord(SQLModel, table=True):
@@ -64,6 +91,7 @@ class SeatRecord(SQLModel, table=True):
     auto_play: bool = Field(default=True)  # play a forced move (the only legal one) for the player
     notify: str = Field(default=NotifyMode.TURN, max_length=16)
     timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
+    keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
 
 
 class EventOrigin:
@@ -169,3 +197,49 @@ class DigestRecord(SQLModel, table=True):
     day: date  # the reader's local day
     created_at: datetime = Field(default_factory=utcnow)
     mail_id: int | None = Field(default=None, foreign_key="outbox.id")
+
+
+class TurnClock(SQLModel, table=True):
+    """One owed move of one seat against the clock: since when the seat owes it (derived from the
+    log by service/clocks.py, in the same transaction as the events), when the reminder and the
+    timeout are due, and whether they happened. `(game_id, seat, owed_since_seq)` names the owed
+    move, so the beat task acts on each exactly once."""
+
+    __tablename__ = "turn_clocks"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", "owed_since_seq", name="uq_turn_clocks_owed"),
+        Index("ix_turn_clocks_remind", "settled_at", "remind_at"),
+        Index("ix_turn_clocks_due", "settled_at", "due_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int
+    owed_since_seq: int  # the event after which the seat began to owe this move
+    owed_since: datetime
+    remind_at: datetime | None = None  # None: no reminder (no time control, or none wanted)
+    due_at: datetime | None = None  # None: no time limit
+    # The host gave `granted_days` more days at `granted_at`: a fresh clock for this move from then.
+    granted_at: datetime | None = None
+    granted_days: int = Field(default=0)
+    automatic: bool = Field(default=False)  # the seat-keeper or auto-play makes this move
+    reminded_at: datetime | None = None
+    timed_out_at: datetime | None = None
+    settled_at: datetime | None = None  # the seat no longer owes this move
+
+
+class Vacation(SQLModel, table=True):
+    """Days a player declared away: their clocks stop from `starts_at` to `ends_at` (UTC), the
+    local dates `start_date` and `days` in the game's time zone count against the allowance."""
+
+    __tablename__ = "vacations"
+    __table_args__ = (Index("ix_vacations_game_seat", "game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int
+    start_date: date
+    days: int
+    starts_at: datetime
+    ends_at: datetime
+    created_at: datetime = Field(default_factory=utcnow)

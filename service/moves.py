@@ -2,9 +2,9 @@
 
 `submit_move` checks what can be checked at once (link seat, staleness, the rules' verdict on the
 current log), stores a pending command and asks the worker to apply it. `apply_command` is the one
-place a move changes a game: load, fold, decide with the rules, append with the expected version and
-write the outbox rows, all in one transaction, retried on a version conflict. The same command never
-applies twice.
+place a player's move changes a game: lock the game, load, fold, decide with the rules, append with
+the expected version, then the automatic moves, clocks and outbox rows that follow, all in one
+transaction, retried on a version conflict. The same command never applies twice.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -20,10 +19,10 @@ from sqlmodel import Session, select
 
 from rules import IllegalAction
 from rules.base import N_, Message
-from service.models import CommandRecord, CommandStatus, EventOrigin, GameStatus, utcnow
-from service.notify import mails_after_move
+from service.models import CommandRecord, CommandStatus, EventOrigin, SeatKeeper
 from service.runtime import Runtime
-from service.store import Table, VersionConflict, append_events, load_table
+from service.store import Table, VersionConflict, append_move, load_table, lock_game
+from service.turns import finish_moves
 
 CONFLICT_RETRIES = 20
 
@@ -142,35 +141,38 @@ def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
 
 
 def apply_command(rt: Runtime, command_id: int) -> str:
-    """Decide a pending command and, if legal, append its events and the mails they cause in one
-    transaction. Idempotent: a decided command is left alone. Returns the command's status."""
+    """Decide a pending command and, if legal, append its events, the automatic moves that follow and
+    the mails they cause in one transaction. Idempotent: a decided command is left alone. Returns the
+    command's status."""
     for _ in range(CONFLICT_RETRIES):
         new_mail_ids: list[int] = []
         try:
             with Session(rt.engine, expire_on_commit=False) as session:
                 command = session.get(CommandRecord, command_id)
-                if command is None or command.status != CommandStatus.PENDING:
-                    return command.status if command else CommandStatus.REJECTED
+                if command is None:
+                    return CommandStatus.REJECTED
+                lock_game(session, command.game_id)
+                session.refresh(command)  # another worker may have decided it while we waited
+                if command.status != CommandStatus.PENDING:
+                    return command.status
                 before = load_table(session, command.game_id, rt.cache)
                 verdict = decide(before, command.seat, command.seq, command.action)
-                command.decided_at = utcnow()
+                now = rt.clock.now()
+                command.decided_at = now
                 if isinstance(verdict, MoveOutcome):
                     command.status = CommandStatus.REJECTED
                     msgid, params = verdict.message or (N_("The move was refused."), {})
                     command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
                     session.commit()
                     return command.status
-                now = rt.clock.now()
-                append_events(
-                    session, before.game_id, before.version, verdict, command.seat, command.action, now=now
+                after = append_move(
+                    session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now
                 )
-                after = _table_after(before, verdict, command.seat, EventOrigin.PLAYER, now)
-                if after.rules.result(after.state) is not None:
-                    before.record.status = GameStatus.FINISHED
-                    before.record.finished_at = utcnow()
-                    session.add(before.record)
-                mails = mails_after_move(rt, before, after, command.seat)
-                session.add_all(mails)
+                seat = before.seats[command.seat]
+                if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
+                    seat.keeper = SeatKeeper.PLAYER
+                    session.add(seat)
+                _, mails = finish_moves(rt, session, before, after, now)
                 command.status = CommandStatus.ACCEPTED
                 session.add(command)
                 session.commit()
@@ -180,19 +182,3 @@ def apply_command(rt: Runtime, command_id: int) -> str:
         rt.dispatch.send_mails(new_mail_ids)
         return CommandStatus.ACCEPTED
     raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
-
-
-def _table_after(before: Table, events: list[dict[str, Any]], seat: int, origin: str, now: datetime) -> Table:
-    """The table once `events` are appended (folded from the loaded state, not reloaded)."""
-    state = before.state
-    for event in events:
-        state = before.rules.apply(state, event)
-    return Table(
-        before.record,
-        before.seats,
-        before.events + tuple(events),
-        before.actors + (seat,) * len(events),
-        before.origins + (origin,) * len(events),
-        before.times + (now,) * len(events),
-        state,
-    )

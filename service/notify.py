@@ -17,11 +17,11 @@ from flask import render_template
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from rules.base import Message
+from rules.base import N_, Message
 from service.catalog import entry
 from service.fairness import game_commitment
 from service.links import GameLink, MailReader, PlayerLink
-from service.models import MailStatus, NotifyMode, OutboxMail
+from service.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.runtime import Runtime
 from service.store import Table
 
@@ -34,12 +34,24 @@ SUBJECTS = {
     "link_resent": _l("%(title)s: your link"),
     "link_reissued": _l("%(title)s: your new link"),
     "game_cancelled": _l("%(title)s: game cancelled"),
+    "reminder": _l("Reminder: your move in %(title)s — due %(due)s"),
+    "seat_keeper": _l("%(title)s: the seat-keeper is playing for you"),
+    "auto_played": _l("%(title)s: your only legal move was played for you"),
+    "forfeit": _l("%(title)s: game over, %(name)s forfeited"),
+    "host_asked": _l("%(title)s: %(name)s ran out of time"),
+    "deadline_extended": _l("%(title)s: more time for your move"),
+    "vacation": _l("%(title)s: %(name)s is away"),
+}
+MARKS = {
+    EventOrigin.BOT: N_("%(line)s (played by the seat-keeper)"),
+    EventOrigin.AUTO: N_("%(line)s (played for you: it was your only legal move)"),
 }
 MAX_LINES = 60
 # Nudges about play: a seat gets them only in the "turn" mode (in "digest" mode the daily digest
 # tells the same), the host only while its notices are on. Every other kind is about the game's life
-# (invitation, setup, game over, a link resent or reissued, cancellation) and always goes.
-TURN_NUDGES = frozenset({"your_turn", "report"})
+# (invitation, setup, game over, a link resent or reissued, cancellation, the seat-keeper taking a
+# seat, a forfeit, the host asked to decide, more time given) and always goes.
+TURN_NUDGES = frozenset({"your_turn", "report", "reminder", "auto_played", "vacation"})
 
 
 def wants_mail(table: Table, seat: int | None, kind: str) -> bool:
@@ -100,17 +112,37 @@ def reader_of(table: Table, seat: int | None) -> MailReader:
     return PlayerLink(table.game_id, seat, table.seats[seat].key_version)
 
 
+def mailed_seats(table: Table) -> list[SeatRecord]:
+    """The seats that belong to people (a bot seat has nobody to mail)."""
+    return [seat for seat in table.seats if seat.keeper != SeatKeeper.BOT]
+
+
 def lines_since_last_move(table: Table, seat: int) -> list[str]:
-    """What this seat may know of everything after its own last move, in words: the move itself
-    is left out, what it caused (a trick won, a new deal) is told."""
+    """What this seat may know of everything after the last move it made by hand, in words: that
+    move itself is left out, what it caused (a trick won, a new deal) is told. Moves the seat-keeper
+    made are marked for everyone; a move auto-play made is marked for its own seat only (to others
+    it would tell that it was the only legal one, which they may not know)."""
+
+    def by_hand(index: int) -> bool:
+        return table.actors[index] == seat and table.origins[index] == EventOrigin.PLAYER
+
     start = 0
     for index in range(len(table.actors) - 1, -1, -1):
-        if table.actors[index] == seat and (index == 0 or table.actors[index - 1] != seat):
-            start = index + 1  # just after the first event of this seat's last move
+        if by_hand(index) and (index == 0 or not by_hand(index - 1)):
+            start = index + 1  # just after the first event of this seat's last move by hand
             break
     rules = table.rules
-    lines = [rules.describe(event, seat, table.names) for event in table.events[start:]]
-    return [say(line) for line in lines if line is not None][-MAX_LINES:]
+    lines = []
+    for index in range(start, len(table.events)):
+        line = rules.describe(table.events[index], seat, table.names)
+        if line is None:
+            continue
+        origin = table.origins[index]
+        marked = origin == EventOrigin.BOT or (origin == EventOrigin.AUTO and table.actors[index] == seat)
+        if marked and table.starts_move(index):
+            line = (MARKS[origin], {"line": say(line)})
+        lines.append(say(line))
+    return lines[-MAX_LINES:]
 
 
 def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: dict[str, Any]) -> OutboxMail:
@@ -118,6 +150,7 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
     else:
+        assert table.seats[seat].keeper != SeatKeeper.BOT, "a bot seat has nobody to mail"
         to_name, to_email, who = table.seats[seat].name, table.seats[seat].email, f"seat{seat}"
     domain = rt.settings["MAIL_DOMAIN"]
     thread_id = f"<{table.game_id}.{who}@{domain}>"
@@ -140,7 +173,7 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
             seat=seat,
             to_name=to_name,
             to_email=to_email,
-            subject=str(SUBJECTS[kind]) % {"title": title},
+            subject=str(SUBJECTS[kind]) % values,
             message_id=message_id,
             thread_id=thread_id,
             unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
@@ -179,20 +212,18 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 "commitment": game_commitment(table),
             },
         )
-        for seat in table.seats
+        for seat in mailed_seats(table)
     ]
     mails.append(draft_mail(rt, table, "host", None, {"link": host_url(rt, table)}))
     return mails
 
 
-def mails_after_move(rt: Runtime, before: Table, after: Table, actor: int) -> list[OutboxMail]:
-    """The mails a move causes: game over to everyone, else "your move" to each seat that now owes
-    a move and did not already (or that just moved and must move again), and a report to the others
-    after a move every seat should hear of; nudges only to the seats that want them."""
-    rules = after.rules
-    result = rules.result(after.state)
-    if result is not None:
-        winners = [after.names[w] for w in result["winners"]]
+def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMail]:
+    """The mails that the moves from `before` to `after` cause, at most one per person: game over to
+    everyone; else "your move" to each seat that now owes a move and did not already (or that moved
+    meanwhile), "played for you" to a seat auto-play moved for, and a report to everyone when the
+    game's report events happened. A seat the seat-keeper plays for is never asked to move."""
+    if after.result is not None:
         return [
             draft_mail(
                 rt,
@@ -203,24 +234,30 @@ def mails_after_move(rt: Runtime, before: Table, after: Table, actor: int) -> li
                     "link": player_url(rt, after, seat.seat),
                     "replay": replay_url(rt, after, seat.seat),
                     "lines": lines_since_last_move(after, seat.seat),
-                    "winners": winners,
+                    "winners": [after.names[w] for w in after.result["winners"]],
                 },
             )
-            for seat in after.seats
+            for seat in mailed_seats(after)
         ]
+    rules = after.rules
+    new = range(before.version, after.version)
+    moved = {after.actors[i] for i in new}
+    auto_played = {after.actors[i] for i in new if after.origins[i] == EventOrigin.AUTO}
     waiting_before = rules.to_act(before.state)
-    owing = [s for s in sorted(rules.to_act(after.state)) if s not in waiting_before or s == actor]
-    new_types = {event["type"] for event in after.events[before.version :]}
-    reported = bool(new_types & entry(after.record.game).report_events)
-    kinds = {seat: "your_turn" if seat in owing else "report" for seat in range(len(after.seats))}
-    return [
-        draft_mail(
-            rt,
-            after,
-            kind,
-            seat,
-            {"link": player_url(rt, after, seat), "lines": lines_since_last_move(after, seat)},
-        )
-        for seat, kind in kinds.items()
-        if (seat in owing or reported) and wants_mail(after, seat, kind)
-    ]
+    owing = {s for s in rules.to_act(after.state) if s not in waiting_before or s in moved}
+    reported = bool({after.events[i]["type"] for i in new} & entry(after.record.game).report_events)
+    mails = []
+    for seat in mailed_seats(after):
+        if seat.seat in owing and seat.keeper == SeatKeeper.PLAYER:
+            kind = "your_turn"
+        elif seat.seat in auto_played:
+            kind = "auto_played"
+        elif reported:
+            kind = "report"
+        else:
+            continue
+        if not wants_mail(after, seat.seat, kind):
+            continue
+        context = {"link": player_url(rt, after, seat.seat), "lines": lines_since_last_move(after, seat.seat)}
+        mails.append(draft_mail(rt, after, kind, seat.seat, context))
+    return mails

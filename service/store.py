@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, select, update
 
 from rules import Game, get_game
 from service.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
@@ -29,8 +29,9 @@ class GameNotFound(LookupError):
 
 @dataclass(frozen=True)
 class Table:
-    """A game as loaded: its record, seats, log (with who acted for each event, how, and when) and
-    folded state. `events`, `actors`, `origins` and `times` run in parallel, one entry per event."""
+    """A game as loaded: its record, seats, log (with who acted for each event, how, when, and the
+    action on the first event of each move) and folded state. `events`, `actors`, `origins`,
+    `times` and `actions` run in parallel, one entry per event."""
 
     record: GameRecord
     seats: tuple[SeatRecord, ...]
@@ -38,6 +39,7 @@ class Table:
     actors: tuple[int | None, ...]
     origins: tuple[str, ...]
     times: tuple[datetime, ...]
+    actions: tuple[dict[str, Any] | None, ...]
     state: Any
 
     @property
@@ -61,6 +63,35 @@ class Table:
     def active(self) -> bool:
         return self.record.status == GameStatus.ACTIVE
 
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The rules' result, or the result of a forfeit when a player forfeited."""
+        if self.record.forfeit_seat is not None:
+            return self.rules.forfeit_result(self.state, self.record.forfeit_seat, len(self.seats))
+        return self.rules.result(self.state)
+
+    def starts_move(self, index: int) -> bool:
+        """Whether the event at `index` is the first of a move (it carries the move's action)."""
+        return self.actions[index] is not None
+
+    def extended(
+        self, events: list[dict[str, Any]], seat: int, action: dict[str, Any], origin: str, now: datetime
+    ) -> Table:
+        """The table once one move's events are appended (folded on from this state, not reloaded)."""
+        state = self.state
+        for event in events:
+            state = self.rules.apply(state, event)
+        count = len(events)
+        return replace(
+            self,
+            events=self.events + tuple(events),
+            actors=self.actors + (seat,) * count,
+            origins=self.origins + (origin,) * count,
+            times=self.times + (now,) * count,
+            actions=self.actions + (action,) + (None,) * (count - 1),
+            state=state,
+        )
+
 
 @dataclass(frozen=True)
 class _Folded:
@@ -68,6 +99,7 @@ class _Folded:
     actors: tuple[int | None, ...]
     origins: tuple[str, ...]
     times: tuple[datetime, ...]
+    actions: tuple[dict[str, Any] | None, ...]
     state: Any
 
 
@@ -130,7 +162,7 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
     rules = get_game(record.game)
     new_events = [event_from_row(row) for row in rows]
     if folded is None or (rows and rows[0].seq != since + 1):
-        folded = _Folded((), (), (), (), None)
+        folded = _Folded((), (), (), (), (), None)
     state = folded.state
     for event in new_events:
         state = rules.apply(state, event)
@@ -139,12 +171,20 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.actors + tuple(row.seat for row in rows),
         folded.origins + tuple(row.origin for row in rows),
         folded.times + tuple(row.created_at for row in rows),
+        folded.actions + tuple(row.action for row in rows),
         state,
     )
     if cache is not None and new_events:
         cache.put(game_id, folded)
     return Table(
-        record, tuple(seats), folded.events, folded.actors, folded.origins, folded.times, folded.state
+        record,
+        tuple(seats),
+        folded.events,
+        folded.actors,
+        folded.origins,
+        folded.times,
+        folded.actions,
+        folded.state,
     )
 
 
@@ -194,3 +234,30 @@ def append_events(
     except IntegrityError as error:
         session.rollback()
         raise VersionConflict(game_id) from error
+
+
+def append_move(
+    session: Session,
+    table: Table,
+    seat: int,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    origin: str,
+    now: datetime,
+) -> Table:
+    """Append one move's events after the table's version; the table after them."""
+    append_events(session, table.game_id, table.version, events, seat, action, origin, now)
+    return table.extended(events, seat, action, origin, now)
+
+
+def lock_game(session: Session, game_id: str, wait: bool = True) -> bool:
+    """Make this transaction the only writer of a game until it ends; False if `wait` is off and
+    another holds it. Every writer of events, seats and clocks takes it first, so they queue instead
+    of deadlocking. PostgreSQL locks the game's row (FOR NO KEY UPDATE, so inserts that merely
+    reference the game are not held up); SQLite locks the whole database on a transaction's first
+    write, so a no-op write takes it now, before anything is read."""
+    if session.get_bind().dialect.name == "postgresql":
+        query = select(GameRecord.id).where(GameRecord.id == game_id)
+        return session.exec(query.with_for_update(key_share=True, skip_locked=not wait)).first() is not None
+    session.exec(update(GameRecord).where(col(GameRecord.id) == game_id).values(id=GameRecord.id))
+    return True

@@ -1,11 +1,9 @@
-"""Time zones: the IANA names a player may choose, and the zone a stored setting means."""
+"""Time zones: the IANA names a player or host may choose."""
 
 from __future__ import annotations
 
 from functools import cache
-from zoneinfo import ZoneInfo, available_timezones
-
-DEFAULT_ZONE = "UTC"  # what a seat without a zone of its own follows
+from zoneinfo import available_timezones
 
 # Listed in the settings form (a select of all ~600 names would weigh down every player page); any
 # other IANA name is accepted too, through the JSON API, and stays listed once chosen.
@@ -77,11 +75,6 @@ def known_zones() -> frozenset[str]:
 def is_zone(name: str) -> bool:
     """Whether `name` is an IANA time zone name."""
     return name in known_zones()
-
-
-def zone(name: str) -> ZoneInfo:
-    """The zone a stored setting names; "" is the default zone."""
-    return ZoneInfo(name or DEFAULT_ZONE)
 
 
 def zone_choices(current: str) -> list[str]:

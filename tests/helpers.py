@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
+from werkzeug.test import TestResponse
 
+from service.games import load
 from service.models import EventRecord, OutboxMail
 from service.runtime import Clock
 
@@ -52,6 +56,13 @@ def forms(html: str) -> list[Form]:
     return parser.forms
 
 
+def post_form(client: FlaskClient, page: str, action_suffix: str, **extra: str) -> TestResponse:
+    """Submit the form of `page` whose action ends with `action_suffix`, as a browser would (with its
+    hidden fields, CSRF token included), plus `extra` fields."""
+    form = next(f for f in forms(client.get(page).get_data(as_text=True)) if f.action.endswith(action_suffix))
+    return client.post(form.action, data={**form.fields, **extra})
+
+
 def move_form(html: str) -> Form | None:
     """The form holding the move buttons, if the page offers moves."""
     return next((f for f in forms(html) if f.actions()), None)
@@ -84,6 +95,17 @@ def play_path(mail: OutboxMail) -> str:
     return match.group(1)
 
 
+def moves_by_origin(app: Flask, game_id: str) -> Counter[str]:
+    """How many moves of a game were made by hand, by the seat-keeper and by auto-play."""
+    table = load(app.extensions["pbem"], game_id)
+    return Counter(origin for i, origin in enumerate(table.origins) if table.starts_move(i))
+
+
+def same_link(first: str, second: str) -> bool:
+    """Whether two /play paths are the same seat's link (tokens differ only in their signing second)."""
+    return first.split(".")[0] == second.split(".")[0]
+
+
 def event_count(app: Flask, game_id: str) -> int:
     with Session(app.extensions["pbem"].engine) as session:
         return len(session.exec(select(EventRecord.id).where(EventRecord.game_id == game_id)).all())
@@ -92,8 +114,8 @@ def event_count(app: Flask, game_id: str) -> int:
 class SteppingClock(Clock):
     """Wall time that moves only when a test says so (monotonic time and sleeping stay real)."""
 
-    def __init__(self) -> None:
-        self._now = datetime.now(UTC)
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime.now(UTC)
 
     def now(self) -> datetime:
         return self._now

@@ -35,7 +35,7 @@ def init_celery(app: Flask) -> Celery:
         worker_prefetch_multiplier=1,
         # Redis redelivers unacknowledged messages after the visibility timeout; we never schedule
         # long countdowns or ETAs on Redis (they would be redelivered early and duplicated):
-        # retries and reminders are due times in the database, found by the periodic sweep.
+        # retries, reminders and timeouts are due times in the database, found by the periodic tasks.
         broker_transport_options={"visibility_timeout": 3600},
         broker_connection_retry_on_startup=True,
         task_default_queue="pbem",
@@ -47,6 +47,10 @@ def init_celery(app: Flask) -> Celery:
             "digests": {
                 "task": "worker.tasks.send_digests",
                 "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
+            },
+            "clocks": {
+                "task": "worker.tasks.run_clocks",
+                "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
             },
         },
     )

@@ -9,6 +9,7 @@ from service.mail import deliver
 from service.moves import apply_command
 from service.recovery import sweep as sweep_all
 from service.runtime import runtime
+from service.timeouts import run_due_clocks
 
 MAIL_RETRIES = 3
 
@@ -38,3 +39,10 @@ def sweep() -> tuple[int, int]:
 def send_digests() -> int:
     """Draft and send the daily digests now due (each at most once per address and day)."""
     return send_due_digests(runtime())
+
+
+@shared_task(name="worker.tasks.run_clocks")
+def run_clocks() -> tuple[int, int, int]:
+    """Send the due reminders and act on the due timeouts (each exactly once); what was done."""
+    run = run_due_clocks(runtime())
+    return run.reminders, run.timeouts, run.automatic

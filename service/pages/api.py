@@ -13,6 +13,7 @@ from service.notify import say
 from service.pages.play import STATUS_CODES
 from service.runtime import runtime
 from service.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
+from service.turn_view import turn_json, turn_view
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,9 +29,11 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
 
 @blueprint.get("/play/<token>")
 def state(token: str):  # type: ignore[no-untyped-def]
-    access = player_access(runtime(), token)
+    rt = runtime()
+    access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
-    return jsonify({**seat_summary(access.table, access.seat), "settings": settings.as_json()})
+    turns = turn_json(turn_view(rt, access.table, access.seat))
+    return jsonify({**seat_summary(access.table, access.seat), **turns, "settings": settings.as_json()})
 
 
 @blueprint.post("/play/<token>")

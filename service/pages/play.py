@@ -1,4 +1,5 @@
-"""The player's page: their view of the game and the legal moves as buttons (GET changes nothing)."""
+"""The player's page: their view of the game and the legal moves as buttons (GET changes nothing),
+and their turn settings: taking the seat back from the seat-keeper, auto-play, vacations."""
 
 from __future__ import annotations
 
@@ -12,11 +13,15 @@ from werkzeug.wrappers import Response
 from service.access import SeatAccess, player_access, seat_summary
 from service.catalog import entry
 from service.fairness import game_commitment
+from service.forms import VacationForm
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
 from service.runtime import runtime
 from service.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.zones import DEFAULT_ZONE, zone_choices
+from service.turn_view import turn_view
+from service.turns import set_auto_play, take_seat_back
+from service.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
+from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
 
@@ -35,15 +40,22 @@ def render_seat_page(  # type: ignore[no-untyped-def]
     outcome: MoveOutcome | None = None,
     status: int = 200,
     settings_error: str | None = None,
+    vacation_form: VacationForm | None = None,
+    refusal: str | None = None,
 ):
-    """The player page for a seat, with the outcome of their last submission if any and their mail
-    settings (with why the last change was refused, if it was)."""
+    """The player page for a seat, with the outcome of their last submission if any, their mail
+    settings (with why the last change was refused, if it was) and their turn settings (or why a
+    turn settings form was refused)."""
+    rt = runtime()
     table = access.table
     settings = SeatSettings.of(table.seats[access.seat])
+    if vacation_form is None:
+        vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
     return (
         render_template(
             "play.html",
             page=seat_summary(table, access.seat),
+            turns=turn_view(rt, table, access.seat),
             table=table,
             entry=entry(table.record.game),
             title=game_title(table),
@@ -52,10 +64,12 @@ def render_seat_page(  # type: ignore[no-untyped-def]
             outcome_text=say(outcome.message) if outcome and outcome.message else None,
             settings=settings,
             zones=zone_choices(settings.timezone),
-            default_zone=DEFAULT_ZONE,
-            digest_hour=runtime().settings["DIGEST_HOUR"],
+            default_zone=table.record.timezone,
+            digest_hour=rt.settings["DIGEST_HOUR"],
             settings_error=settings_error,
             commitment=game_commitment(table),
+            vacation_form=vacation_form,
+            refusal=refusal,
         ),
         status,
     )
@@ -118,4 +132,59 @@ def save_settings(token: str) -> Response | tuple[str, int]:
         return render_seat_page(access, status=422, settings_error=str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)
     flash(_("Your mail settings were saved."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/seat")
+def take_back(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    if take_seat_back(rt, access.table.game_id, access.seat):
+        flash(_("Welcome back: you have your seat again, and your moves are yours to make."))
+    else:
+        flash(_("Your seat was already yours."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/auto-play")
+def auto_play(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    choice = request.form.get("auto_play")
+    if choice not in ("on", "off"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    set_auto_play(rt, access.table.game_id, access.seat, choice == "on")
+    if choice == "on":
+        flash(_("Auto-play is on: when you have only one legal move, it is played for you."))
+    else:
+        flash(_("Auto-play is off: you make every move yourself."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations")
+def vacation(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    form = VacationForm()
+    if not form.validate():
+        return render_seat_page(access, status=422, vacation_form=form)
+    try:
+        declare_vacation(rt, access.table.game_id, access.seat, form.start.data, form.days.data)
+    except VacationRefused as refusal:
+        return render_seat_page(
+            access, status=422, vacation_form=form, refusal=say((refusal.msgid, refusal.params))
+        )
+    flash(_("Your vacation is noted: your clock stops while you are away, and the others were told."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations/<int:vacation_id>/cancel")
+def cancel(token: str, vacation_id: int):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        cancel_vacation(rt, access.table.game_id, access.seat, vacation_id)
+    except VacationRefused as refusal:
+        return render_seat_page(access, status=422, refusal=say((refusal.msgid, refusal.params)))
+    flash(_("Your vacation was called off."))
     return redirect(url_for("play.page", token=token), 303)

@@ -13,6 +13,7 @@ from service.games import Player, create_game, load
 from service.notify import game_title, host_url
 from service.runtime import runtime
 from service.store import GameNotFound
+from service.turn_view import turn_view
 
 blueprint = Blueprint("public", __name__)
 
@@ -39,6 +40,7 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
                 host=_host(form),
                 options=form.chosen_options(game_entry),
                 seed=form.seed.data,
+                turns=form.chosen_turns(),
             )
         except ValueError as refusal:
             error = str(refusal)
@@ -67,4 +69,5 @@ def overview(game_id: str) -> str:
         title=game_title(table),
         entry=CATALOG[table.record.game],
         page=seat_summary(table, None),
+        turns=turn_view(runtime(), table, None),
     )

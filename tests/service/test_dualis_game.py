@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.games import Player, create_game, load
-from tests.helpers import forms, mails, move_form
+from tests.helpers import forms, mails, move_form, moves_by_origin
 from tests.service.play import seat_links
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -173,7 +173,9 @@ def test_standard_game_through_the_pages(app: Flask, client: FlaskClient) -> Non
     create_from_page(client, 4, {})
     links = seat_links(app, EMAILS)
     moves, coins = play_by_pages(app, client, links, random.Random(5))
-    assert moves % 52 == 0 and moves >= 104 and coins > 0
+    made = moves_by_origin(app, the_game(app).game_id)
+    assert made["player"] == moves and coins > 0
+    assert (moves + made["auto"]) % 52 == 0 and moves + made["auto"] >= 104  # forced moves auto-played
     check_result(app, 4, iso=False)
     final = client.get(links[1]).get_data(as_text=True)
     assert "Game over." in final and "Your choices" not in final and "Rounds played" in final
@@ -185,7 +187,7 @@ def test_iso_high_low_short_game_through_the_pages(app: Flask, client: FlaskClie
     create_from_page(client, 3, {"opt_short": "y", "opt_high_low": "y", "opt_iso": "y"})
     links = seat_links(app, EMAILS[:3])
     moves, _ = play_by_pages(app, client, links, random.Random(8))
-    assert moves % 27 == 0
+    assert (moves + moves_by_origin(app, the_game(app).game_id)["auto"]) % 27 == 0
     check_result(app, 3, iso=True)
 
 

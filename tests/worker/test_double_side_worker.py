@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from rules.double_side import DECK
 from service.games import Player, create_game, load
 from service.models import MailStatus
+from service.turns import set_auto_play
 from tests.helpers import mails, move_form, play_path
 from tests.smtp_sink import SmtpSink
 
@@ -33,14 +34,18 @@ def wait_until(condition, timeout: float = 60.0) -> None:  # type: ignore[no-unt
 
 
 def new_game(app: Flask, seats: int, **options: object) -> tuple[str, list[str]]:
+    """A game whose players all turn auto-play off: every move of these known games is by hand."""
+    rt = app.extensions["pbem"]
     game_id = create_game(
-        app.extensions["pbem"],
+        rt,
         "double_side",
         [Player(NAMES[s], EMAILS[s]) for s in range(seats)],
         Player("Host", "host@example.org"),
         options=options,
         seed=17,
     )
+    for seat in range(seats):
+        set_auto_play(rt, game_id, seat, on=False)
     return game_id, [play_path(mails(app, to=e, kind="invitation")[0]) for e in EMAILS[:seats]]
 
 

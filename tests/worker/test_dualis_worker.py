@@ -9,7 +9,7 @@ from flask import Flask
 
 from service.games import Player, create_game, load
 from service.models import MailStatus
-from tests.helpers import mails, play_path
+from tests.helpers import mails, moves_by_origin, play_path
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink
 from tests.worker.test_worker import wait_until
@@ -29,7 +29,9 @@ def play_whole_game(app: Flask, smtp_sink: SmtpSink, seats: int, options: dict, 
     game = load(rt, game_id)
     result = game.rules.result(game.state)
     assert game.record.status == "finished" and result is not None
-    assert moves == len([e for e in game.events if e["type"] == "CardPlayed"])
+    made = moves_by_origin(app, game_id)
+    assert moves == made["player"]
+    assert moves + made["auto"] == len([e for e in game.events if e["type"] == "CardPlayed"])
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(app)), timeout=60)
     delivered = smtp_sink.collector.messages
     assert len(delivered) == len(mails(app))

@@ -1,7 +1,7 @@
 """daily digests, the unsubscribe link of each mail, and the host's notices switch
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = "0005"
-down_revision: str | None = "0003"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,42 @@
+"""Times as a reader sees them: in their time zone (the seat's own setting, else the game's), in their
+language, and on pages as `<time>` elements that static/local-time.js may localise to the browser's
+zone (when the reader chose no zone of their own)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from babel import Locale
+from babel.dates import format_skeleton
+from babel.dates import format_time as babel_time
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from service.store import Table
+
+
+def zone_name(table: Table, seat: int | None) -> str:
+    """The reader's zone: the seat's own setting if any, else the game's (the host and onlookers)."""
+    own = table.seats[seat].timezone if seat is not None else ""
+    return own or table.record.timezone
+
+
+def format_time(moment: datetime, zone: str) -> str:
+    """A moment as a date and time of day in the zone and the reader's language, zone named."""
+    tz = ZoneInfo(zone)
+    locale = get_locale() or Locale.parse("en")
+    text = locale.datetime_formats["medium"].format(
+        babel_time(moment, "short", tzinfo=tz, locale=locale),
+        format_skeleton("MMMEd", moment, tzinfo=tz, locale=locale),
+    )
+    return f"{text} ({zone})"
+
+
+def time_tag(moment: datetime, zone: str, localise: bool = True) -> Markup:
+    """`<time>` with the moment in ISO (UTC) and formatted in the zone; `localise` lets the page's
+    script show it in the browser's zone instead."""
+    flag = Markup(" data-localise") if localise else Markup("")
+    return Markup('<time datetime="{}"{}>{}</time>').format(
+        moment.isoformat(), flag, format_time(moment, zone)
+    )
