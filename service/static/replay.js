@@ -9,3 +9,5 @@ document.addEventListener("keydown", (event) => {
     window.location.assign(link.href);
   }
 });
+// Tells scripted browsers (and tests) that the keys now work on this page.
+document.documentElement.dataset.replayKeys = "ready";

@@ -15,6 +15,12 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.service.replay_games import finish_by_service, new_game
 
 
+def press(page, key: str) -> None:  # type: ignore[no-untyped-def]
+    """A key press once the page's replay keys are live (a press during a page load would be lost)."""
+    expect(page.locator("html[data-replay-keys=ready]")).to_have_count(1)
+    page.keyboard.press(key)
+
+
 def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tuple[str, Flask], page) -> None:  # type: ignore[no-untyped-def]
     base, app = live_server
     with app.app_context():
@@ -36,7 +42,7 @@ def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tupl
     expect(page.locator("[data-viewer]")).to_have_attribute("data-viewer", "face_up")
     expect(line).to_contain_text("A game of Duālis begins: Ann & Cy against Bo & Di.")
 
-    page.keyboard.press("ArrowRight")
+    press(page, "ArrowRight")
     expect(page).to_have_url(re.compile(r"/replay/2$"))
     expect(line).to_contain_text("Round 1 is dealt; Ann leads.")
     hands = page.locator("section.dualis-hands")
@@ -44,7 +50,7 @@ def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tupl
     expect(hands.locator('[data-card="S1R"]')).to_be_visible()
     expect(hands.locator('[data-card="M13B"]')).to_have_count(0)  # set aside in the short game
 
-    page.keyboard.press("ArrowRight")
+    press(page, "ArrowRight")
     expect(step).to_have_text(f"Step 3 of {total}")
     expect(line).to_contain_text(f"Ann played {first_card}")
     expect(page.locator(f'.dualis-trick [data-card="{first_card}"]')).to_be_visible()
@@ -52,17 +58,17 @@ def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tupl
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "dualis_replay_step_3.png"), full_page=True)
 
-    page.keyboard.press("ArrowLeft")
+    press(page, "ArrowLeft")
     expect(step).to_have_text(f"Step 2 of {total}")
 
-    page.keyboard.press("End")
+    press(page, "End")
     expect(page).to_have_url(re.compile(rf"/replay/{total}$"))
     msgid, params = lines[-1]  # type: ignore[misc]
     expect(line).to_contain_text(msgid % params)
     expect(page.locator('[data-check="rerun"]')).to_have_attribute("data-ok", "true")
     expect(page.locator("a[rel=next]")).to_have_count(0)
 
-    page.keyboard.press("Home")
+    press(page, "Home")
     expect(step).to_have_text(f"Step 1 of {total}")
     page.get_by_role("link", name="Game history and score sheet").click()
     expect(page.get_by_role("link", name="Round 1")).to_have_count(2)  # score sheet and chapter list
