@@ -237,27 +237,55 @@ def origin_note(step: Step, viewer: Viewer) -> str | None:
     return None
 
 
+def step_line(table: Table, replay: Replay, viewer: Viewer, number: int) -> str | None:
+    """The line in words of step `number` as `viewer` may read it (None: it shows them nothing)."""
+    event = replay.events[number - 1]
+    if viewer.face_up:
+        line = table.rules.describe(event, None, table.names)
+    else:
+        line = table.rules.replay_describe(event, viewer.seat, table.names, replay.states[-1])
+    return say(line) if line else None
+
+
 def step_page(table: Table, replay: Replay, viewer: Viewer, number: int) -> StepPage:
     """The step `number` (1 to the replay's version) as `viewer` may see it."""
     rules = table.rules
-    state, event, step = replay.states[number - 1], replay.events[number - 1], replay.steps[number - 1]
-    now = replay.states[-1]
-    if viewer.face_up:
-        view = rules.open_view(state)
-        line = rules.describe(event, None, table.names)
-    else:
-        view = rules.replay_view(state, viewer.seat, now)
-        line = rules.replay_describe(event, viewer.seat, table.names, now)
+    state, step = replay.states[number - 1], replay.steps[number - 1]
+    view = (
+        rules.open_view(state) if viewer.face_up else rules.replay_view(state, viewer.seat, replay.states[-1])
+    )
     return StepPage(
         step,
         replay.version,
         viewer,
-        say(line) if line else None,
+        step_line(table, replay, viewer, number),
         origin_note(step, viewer),
         view,
         sorted(rules.to_act(state)),
         rules.result(state),
     )
+
+
+@dataclass(frozen=True)
+class RecentLine:
+    """One of the latest steps as the player page lists it, with its mark if not made by hand."""
+
+    number: int
+    line: str
+    note: str | None
+
+
+def recent_lines(table: Table, replay: Replay, viewer: Viewer, count: int) -> list[RecentLine]:
+    """The latest `count` steps that tell `viewer` something, oldest first (the player page's
+    "recent moves": the replay's own lines, so collected tricks stay face down there too)."""
+    recent: list[RecentLine] = []
+    for number in range(replay.version, 0, -1):
+        line = step_line(table, replay, viewer, number)
+        if line is not None:
+            recent.append(RecentLine(number, line, origin_note(replay.steps[number - 1], viewer)))
+            if len(recent) == count:
+                break
+    return recent[::-1]
 
 
 def time_text(moment: datetime) -> str:

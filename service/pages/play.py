@@ -16,6 +16,7 @@ from service.fairness import game_commitment
 from service.forms import VacationForm
 from service.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.notify import game_title, say
+from service.replay import player_viewer, recent_lines, replay_of
 from service.runtime import runtime
 from service.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.turn_view import turn_view
@@ -24,6 +25,7 @@ from service.vacations import VacationRefused, cancel_vacation, declare_vacation
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
+RECENT_LINES = 8  # the latest moves on the player page; the replay has them all
 
 STATUS_CODES = {
     MoveStatus.ACCEPTED: 200,
@@ -56,6 +58,7 @@ def render_seat_page(  # type: ignore[no-untyped-def]
             "play.html",
             page=seat_summary(table, access.seat),
             turns=turn_view(rt, table, access.seat),
+            recent=recent_lines(table, replay_of(rt, table), player_viewer(table, access.seat), RECENT_LINES),
             table=table,
             entry=entry(table.record.game),
             title=game_title(table),
