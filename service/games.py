@@ -175,11 +175,22 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
 
 def set_public_replay(rt: Runtime, game_id: str, allowed: bool) -> None:
     """Open (or close) the finished game's replay to anyone with its public link."""
+    _set_host_choice(rt, game_id, public_replay=allowed)
+
+
+def set_host_notify(rt: Runtime, game_id: str, on: bool) -> None:
+    """Turn the host's notices about a game on or off."""
+    _set_host_choice(rt, game_id, host_notify=on)
+
+
+def _set_host_choice(rt: Runtime, game_id: str, **choice: bool) -> None:
+    """Store one of the host's choices on the game's record (its settings, never its play)."""
     with Session(rt.engine) as session:
         record = session.get(GameRecord, game_id)
         if record is None:
             raise LookupError(f"no game {game_id}")
-        record.public_replay = allowed
+        for field, value in choice.items():
+            setattr(record, field, value)
         session.add(record)
         session.commit()
 

@@ -9,7 +9,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from service.models import GameRecord, NotifyMode, SeatRecord
+from service.models import NotifyMode, SeatRecord
 from service.runtime import Runtime
 from service.zones import is_zone
 
@@ -52,16 +52,5 @@ def save_seat_settings(rt: Runtime, game_id: str, seat: int, settings: SeatSetti
         if record is None:
             raise LookupError(f"game {game_id} has no seat {seat}")
         record.notify, record.timezone = settings.notify, settings.timezone
-        session.add(record)
-        session.commit()
-
-
-def set_host_notify(rt: Runtime, game_id: str, on: bool) -> None:
-    """Turn the host's notices about a game on or off."""
-    with Session(rt.engine) as session:
-        record = session.get(GameRecord, game_id)
-        if record is None:
-            raise LookupError(f"no game {game_id}")
-        record.host_notify = on
         session.add(record)
         session.commit()

@@ -11,11 +11,17 @@ from werkzeug.wrappers import Response
 from service.access import host_access, seat_summary
 from service.catalog import entry
 from service.fairness import game_commitment
-from service.games import cancel_game, resend_link, revoke_link, revoke_watch_link, set_public_replay
+from service.games import (
+    cancel_game,
+    resend_link,
+    revoke_link,
+    revoke_watch_link,
+    set_host_notify,
+    set_public_replay,
+)
 from service.models import SeatKeeper
 from service.notify import game_title, public_replay_url, watch_url
 from service.runtime import runtime
-from service.seat_settings import set_host_notify
 from service.timeouts import GRANTABLE_DAYS, HostDecision, decide_timeout
 from service.turn_view import turn_view
 
