@@ -27,6 +27,7 @@ from service.games import Player, create_game, load
 from service.moves import MoveStatus, submit_move
 from service.notify import player_url
 from service.replay import replay_of
+from service.turns import set_auto_play
 
 RULES = get_game("dualis")
 OPTIONS: dict[str, Any] = {}
@@ -54,6 +55,8 @@ def played(app: Flask, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> st
     rt = app.extensions["pbem"]
     players = [Player(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di")]
     game_id = create_game(rt, "dualis", players, players[0], OPTIONS, seed)
+    for seat in range(len(players)):  # every move of the scripted match by hand, forced ones too
+        set_auto_play(rt, game_id, seat, False)
     for seat, action in moves:
         outcome = submit_move(rt, game_id, seat, load(rt, game_id).version, action)
         assert outcome.status == MoveStatus.ACCEPTED, outcome
