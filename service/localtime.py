@@ -4,7 +4,7 @@ zone (when the reader chose no zone of their own)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from babel import Locale
@@ -22,8 +22,19 @@ def zone_name(table: Table, seat: int | None) -> str:
     return own or table.record.timezone
 
 
+def browser_may_localise(table: Table, seat: int | None) -> bool:
+    """Whether a page's script may show times in the browser's zone: the reader chose none."""
+    return seat is None or not table.seats[seat].timezone
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored moment, timezone-aware (SQLite hands times back without their zone: UTC)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def format_time(moment: datetime, zone: str) -> str:
     """A moment as a date and time of day in the zone and the reader's language, zone named."""
+    moment = as_utc(moment)
     tz = ZoneInfo(zone)
     locale = get_locale() or Locale.parse("en")
     text = locale.datetime_formats["medium"].format(
@@ -38,5 +49,5 @@ def time_tag(moment: datetime, zone: str, localise: bool = True) -> Markup:
     script show it in the browser's zone instead."""
     flag = Markup(" data-localise") if localise else Markup("")
     return Markup('<time datetime="{}"{}>{}</time>').format(
-        moment.isoformat(), flag, format_time(moment, zone)
+        as_utc(moment).isoformat(), flag, format_time(moment, zone)
     )

@@ -24,6 +24,7 @@ from sqlmodel import Session
 from rules import get_game
 from rules.base import Event, Heading, Message, ScoreSheet
 from service.fairness import Rerun, commitment, game_commitment, preimage, rerun, seed_of
+from service.localtime import as_utc
 from service.models import EventOrigin, GameStatus
 from service.notify import say
 from service.store import Table, load_actions
@@ -289,9 +290,8 @@ def recent_lines(table: Table, replay: Replay, viewer: Viewer, count: int) -> li
 
 
 def time_text(moment: datetime) -> str:
-    """A stored time as the pages show it (UTC; SQLite hands times back without a zone)."""
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return aware.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A stored time as the JSON twins give it: ISO 8601 in UTC."""
+    return as_utc(moment).astimezone(UTC).isoformat()
 
 
 # ------------------------------------------------------------------------- fairness, history

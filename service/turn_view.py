@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from service.clocks import Waiting, time_control, vacations, waiting_on
 from service.deadlines import TimeControl
-from service.localtime import zone_name
+from service.localtime import browser_may_localise, zone_name
 from service.models import TurnClock, Vacation
 from service.runtime import Runtime
 from service.store import Table
@@ -49,7 +49,7 @@ def turn_view(rt: Runtime, table: Table, seat: int | None, host: bool = False) -
         table.record.timeout,
         table.record.vacation_days,
         zone_name(table, seat),
-        seat is None or not table.seats[seat].timezone,
+        browser_may_localise(table, seat),
         timed_out=timed_out,
     )
     if seat is None:

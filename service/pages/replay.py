@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from service.access import player_access, watch_access
 from service.games import load
+from service.localtime import browser_may_localise, zone_name
 from service.notify import game_title, say
 from service.replay import (
     FACE_UP,
@@ -27,7 +28,6 @@ from service.replay import (
     replay_of,
     step_json,
     step_page,
-    time_text,
 )
 from service.runtime import runtime
 from service.store import GameNotFound, Table
@@ -130,8 +130,9 @@ def show_step(opened: Opened, step: int) -> str | Response:
         replay=replay,
         step=page,
         fair=fair,
-        time_text=time_text,
         say=say,
+        zone=zone_name(table, opened.you),
+        localise=browser_may_localise(table, opened.you),
         links=links,
         # Step URLs differ only in their last part: built once, not once per link of the step list.
         step_prefix=(step_url(opened, 1) or "").removesuffix("1"),
@@ -157,8 +158,9 @@ def show_history(opened: Opened) -> str | Response:
         past=past,
         replay=replay,
         fair=fair,
-        time_text=time_text,
         say=say,
+        zone=zone_name(table, opened.you),
+        localise=browser_may_localise(table, opened.you),
         step_url=lambda n: step_url(opened, n),
     )
 

@@ -230,3 +230,16 @@ def test_the_kept_states_are_folded_once_and_carried_on_as_the_game_moves(sqlite
     for number in (1, before.version, before.version + 1, table.version):
         assert after.states[number - 1] == rules.fold(table.events[:number])
     assert sorted(after.actions) == [s.number for s in after.steps if s.starts_move]
+
+
+def test_replay_and_history_times_follow_the_readers_time_zone(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(app.extensions["pbem"], "red_black", 2)
+    ann = path_of(app, game_id, 0)
+    assert client.post(f"/api{ann}/settings", json={"timezone": "Asia/Tokyo"}).status_code == 200
+    for page in (f"{ann}/replay/1", f"{ann}/history"):
+        html = client.get(page).get_data(as_text=True)
+        assert re.search(r'<time datetime="[^"]+\+00:00">[^<]+\(Asia/Tokyo\)</time>', html), page
+    public = client.get(f"/game/{game_id}/history").get_data(as_text=True)  # the game's own zone
+    assert re.search(r"<time datetime=\"[^\"]+\" data-localise>[^<]+\(UTC\)</time>", public)
+    step = client.get(f"/api{ann}/replay/1").get_json()
+    assert step["time"].endswith("+00:00")  # the JSON twin: ISO 8601 in UTC
