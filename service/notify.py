@@ -41,6 +41,7 @@ SUBJECTS = {
     "host_asked": _l("%(title)s: %(name)s ran out of time"),
     "deadline_extended": _l("%(title)s: more time for your move"),
     "vacation": _l("%(title)s: %(name)s is away"),
+    "vacation_ended": _l("%(title)s: %(name)s is back"),
 }
 MARKS = {
     EventOrigin.BOT: N_("%(line)s (played by the seat-keeper)"),
@@ -51,7 +52,7 @@ MAX_LINES = 60
 # tells the same), the host only while its notices are on. Every other kind is about the game's life
 # (invitation, setup, game over, a link resent or reissued, cancellation, the seat-keeper taking a
 # seat, a forfeit, the host asked to decide, more time given) and always goes.
-TURN_NUDGES = frozenset({"your_turn", "report", "reminder", "auto_played", "vacation"})
+TURN_NUDGES = frozenset({"your_turn", "report", "reminder", "auto_played", "vacation", "vacation_ended"})
 
 
 def wants_mail(table: Table, seat: int | None, kind: str) -> bool:

@@ -135,6 +135,18 @@ def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> N
             session.add(vacation)
         session.flush()
         sync_clocks(session, table, now)
-        return None, []
+        mails = [
+            draft_mail(
+                rt,
+                table,
+                "vacation_ended",
+                other.seat,
+                {"link": player_url(rt, table, other.seat), "name": table.names[seat]},
+            )
+            for other in mailed_seats(table)
+            if other.seat != seat and wants_mail(table, other.seat, "vacation_ended")
+        ]
+        session.add_all(mails)
+        return None, mails
 
     in_game(rt, game_id, change)

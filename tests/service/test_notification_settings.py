@@ -123,4 +123,15 @@ def test_mails_about_the_games_life_go_whatever_the_mode(app: Flask, client: Fla
     assert [m.kind for m in mails(app, to=EMAILS[1])] == ["invitation", "link_reissued", "game_cancelled"]
     table = load(rt, game_id)
     withheld = {kind for kind in SUBJECTS if not wants_mail(table, 0, kind)}
-    assert withheld == TURN_NUDGES == {"your_turn", "report", "reminder", "auto_played", "vacation"}
+    assert (
+        withheld
+        == TURN_NUDGES
+        == {
+            "your_turn",
+            "report",
+            "reminder",
+            "auto_played",
+            "vacation",
+            "vacation_ended",
+        }
+    )

@@ -95,5 +95,8 @@ def test_a_vacation_can_be_called_off(app: Flask, client: FlaskClient) -> None:
     (taken,) = vacations(app)
     assert taken.days == 1 and "13 of 14 days left" in client.get(bo).get_data(as_text=True)
     assert bo_due(client, ann)["due"] == "2026-06-02T19:00:00+00:00"  # 24 h after, less 10 h away
+    back = mails(app, to=ANN, kind="vacation_ended")
+    assert len(back) == 2 and "Bo called off their time away" in back[-1].text_body
+    assert not mails(app, to=BO, kind="vacation_ended")
     response = post_form(client, bo, "/vacations", start="2026-06-01", days="1")
     assert response.status_code == 422  # today is already taken by the vacation called off
