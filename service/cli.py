@@ -15,8 +15,8 @@ from flask import Flask
 from service import create_app
 from service.db import migrate
 from service.digest import send_due_digests
-from service.games import Player, create_game, load
-from service.models import SeatKeeper
+from service.games import TIMEOUT_POLICIES, Player, TurnSettings, create_game, load, seat_keeper
+from service.models import SeatKeeper, TimeoutPolicy
 from service.notify import player_url
 from service.recovery import sweep
 from service.runtime import Runtime
@@ -50,6 +50,25 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--option", action="append", default=[], type=parse_option, help="key=value")
     new.add_argument("--seed", type=int)
     new.add_argument("--host-email", help="the host's email (default: the first player's)")
+    new.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        type=int,
+        metavar="SEAT",
+        help="seat SEAT (from 0) is played by the seat-keeper; the emails fill the other seats",
+    )
+    new.add_argument("--days", type=int, default=0, help="days per move: 1, 2, 3 or 7 (default: no limit)")
+    new.add_argument("--weekend-pause", action="store_true", help="the clocks stop on weekends")
+    new.add_argument("--timezone", default="UTC", help="the game's IANA time zone (default UTC)")
+    new.add_argument("--remind-hours", type=int, help="hours before a deadline for the reminder (0: none)")
+    new.add_argument(
+        "--timeout",
+        default=TimeoutPolicy.BOT,
+        choices=TIMEOUT_POLICIES,
+        help="when a player runs out of time (default: the seat-keeper plays for them)",
+    )
+    new.add_argument("--vacation-days", type=int, default=14, help="each player's vacation days a year")
     links = commands.add_parser("links", help="print each seat's current link")
     links.add_argument("game_id")
     commands.add_parser("migrate", help="bring the database schema up to date")
@@ -72,11 +91,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def new_game(app: Flask, args: argparse.Namespace) -> int:
     names = args.name + [email.split("@")[0] for email in args.email[len(args.name) :]]
-    players = [Player(name, email) for name, email in zip(names, args.email, strict=True)]
-    host_email = args.host_email or players[0].email
+    people = iter(Player(name, email) for name, email in zip(names, args.email, strict=True))
+    bots = sorted(set(args.bot))
+    seats = len(args.email) + len(bots)
+    if any(not 0 <= seat < seats for seat in bots):
+        print(f"error: a --bot seat must be from 0 to {seats - 1}")
+        return 2
+    players = [
+        seat_keeper("", bots.index(seat) + 1, len(bots)) if seat in bots else next(people)
+        for seat in range(seats)
+    ]
+    host_email = args.host_email or args.email[0]
     host = Player(next((p.name for p in players if p.email == host_email), host_email), host_email)
+    turns = TurnSettings(
+        args.days, args.weekend_pause, args.timezone, args.remind_hours, args.timeout, args.vacation_days
+    )
     try:
-        game_id = create_game(app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed)
+        game_id = create_game(
+            app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed, turns
+        )
     except ValueError as error:
         print(f"error: {error}")
         return 2

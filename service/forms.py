@@ -21,7 +21,7 @@ from wtforms.validators import (
 
 from rules import get_game
 from service.catalog import GameEntry
-from service.games import Player, TurnSettings
+from service.games import Player, TurnSettings, seat_keeper
 from service.models import TimeoutPolicy
 from service.vacations import PLAN_AHEAD_DAYS
 from service.zones import is_zone
@@ -46,7 +46,6 @@ TIMEOUT_CHOICES = [
     SelectChoice(TimeoutPolicy.HOST, _l("Ask me, the host")),
 ]
 VACATION_CHOICES = [SelectChoice(n, str(n)) for n in (0, 7, 14, 21, 30)]
-DEFAULT_BOT_NAME = "Seat-keeper"
 
 
 class PlayerForm(FlaskForm):
@@ -93,8 +92,7 @@ class NewGameForm(FlaskForm):
         for row in self.players:
             name, email = (row.form.name.data or "").strip(), (row.form.email.data or "").strip()
             if row.form.bot.data:
-                number = f" {sum(p.bot for p in players) + 1}" if bots > 1 else ""
-                players.append(Player(name or DEFAULT_BOT_NAME + number, "", bot=True))
+                players.append(seat_keeper(name, sum(p.bot for p in players) + 1, bots))
             elif email:
                 players.append(Player(name or email.split("@")[0], email))
         return players

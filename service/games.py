@@ -37,6 +37,15 @@ class Player:
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
 
 
+BOT_NAME = "Seat-keeper"
+
+
+def seat_keeper(name: str, number: int, of: int) -> Player:
+    """A seat the seat-keeper plays: its given name, else "Seat-keeper" (numbered 1.. when `of`,
+    the game's number of such seats, is more than one)."""
+    return Player(name or (f"{BOT_NAME} {number}" if of > 1 else BOT_NAME), "", bot=True)
+
+
 @dataclass(frozen=True)
 class TurnSettings:
     """How a game runs against the clock, chosen at creation (see service/deadlines.py)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service import create_app
 from service.games import Player, create_game, load
 from tests.helpers import event_count, mails, play_path, post_form, same_link
 
@@ -114,3 +115,43 @@ def test_cli_creates_a_game_and_prints_the_links(tmp_path: Path) -> None:
         text=True,
     )
     assert refused.returncode == 2 and "2 players" in refused.stdout
+
+
+def test_cli_creates_a_timed_game_with_a_seat_keeper(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "SECRET_KEY": "cli",
+        "RUN_MIGRATIONS": "1",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("SMTP_HOST", None)
+    friends = ["--email", "ann@example.org", "--email", "bo@example.org", "--email", "cy@example.org"]
+    timing = ["--days", "1", "--weekend-pause", "--timezone", "Europe/Paris", "--timeout", "host"]
+    service = [sys.executable, "-m", "service"]
+    new = subprocess.run(
+        [*service, "new", "dualis", *friends, "--bot", "1", *timing], env=env, capture_output=True, text=True
+    )
+    assert new.returncode == 0, new.stdout + new.stderr
+    game_id = new.stdout.strip().splitlines()[-1]
+    links = subprocess.run([*service, "links", game_id], env=env, capture_output=True, text=True, check=True)
+    seats = links.stdout.strip().splitlines()
+    assert [line.split("\t")[1] for line in seats] == [
+        "ann <ann@example.org>",
+        "Seat-keeper",
+        "bo <bo@example.org>",
+        "cy <cy@example.org>",
+    ]
+    app = create_app({"DATABASE_URL": env["DATABASE_URL"], "SECRET_KEY": "cli"})
+    record = load(app.extensions["pbem"], game_id).record
+    assert (record.move_days, record.weekend_pause, record.timezone, record.timeout) == (
+        1,
+        True,
+        "Europe/Paris",
+        "host",
+    )
+    app.extensions["pbem"].engine.dispose()
+    refused = subprocess.run(
+        [*service, "new", "dualis", *friends, "--days", "5"], env=env, capture_output=True, text=True
+    )
+    assert refused.returncode == 2 and "days per move" in refused.stdout
