@@ -19,7 +19,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext as _
-from sqlmodel import Session
 
 from rules import get_game
 from rules.base import Event, Heading, Message, ScoreSheet
@@ -27,7 +26,7 @@ from service.fairness import Rerun, commitment, game_commitment, preimage, rerun
 from service.localtime import as_utc
 from service.models import EventOrigin, GameStatus
 from service.notify import say
-from service.store import Table, load_actions
+from service.store import Table
 
 if TYPE_CHECKING:
     from service.runtime import Runtime
@@ -151,11 +150,12 @@ class Replay:
             get_game(self.game), self.options, self.seats, self.events, actors, self.actions, self.states
         )
 
-    def extended(self, table: Table, actions: dict[int, dict[str, Any]]) -> Replay:
+    def extended(self, table: Table) -> Replay:
         """This replay carried on to the table's version (the log only ever grows)."""
         rules = table.rules
         states = list(self.states)
         steps = list(self.steps)
+        actions = dict(self.actions)
         state = states[-1] if states else None
         for index in range(self.version, table.version):
             event = table.events[index]
@@ -170,16 +170,12 @@ class Replay:
                     table.actors[index],
                     table.origins[index],
                     table.times[index],
-                    number in actions,
+                    table.starts_move(index),
                 )
             )
-        return replace(
-            self,
-            events=table.events,
-            states=tuple(states),
-            steps=tuple(steps),
-            actions={**self.actions, **actions},
-        )
+            if table.starts_move(index):
+                actions[number] = table.actions[index]
+        return replace(self, events=table.events, states=tuple(states), steps=tuple(steps), actions=actions)
 
     def upto(self, version: int) -> Replay:
         """This replay as it stood at an earlier version."""
@@ -201,9 +197,7 @@ def replay_of(rt: Runtime, table: Table) -> Replay:
     if cached is None:
         record = table.record
         cached = Replay(record.game, dict(record.options), len(table.seats), (), (), (), {})
-    with Session(rt.engine) as session:
-        actions = load_actions(session, table.game_id, cached.version, table.version)
-    replay = cached.extended(table, actions)
+    replay = cached.extended(table)
     rt.replays.put(table.game_id, replay)
     return replay
 

@@ -188,16 +188,6 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
     )
 
 
-def load_actions(session: Session, game_id: str, since: int, until: int) -> dict[int, dict[str, Any]]:
-    """The action of each move in (since, until], by the sequence number of the move's first event."""
-    rows = session.exec(
-        select(EventRecord.seq, EventRecord.action).where(
-            EventRecord.game_id == game_id, EventRecord.seq > since, EventRecord.seq <= until
-        )
-    ).all()
-    return {seq: action for seq, action in rows if action is not None}
-
-
 def append_events(
     session: Session,
     game_id: str,
