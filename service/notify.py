@@ -135,7 +135,9 @@ def lines_since_last_move(table: Table, seat: int) -> list[str]:
     rules = table.rules
     lines = []
     for index in range(start, len(table.events)):
-        line = rules.describe(table.events[index], seat, table.names)
+        # As the replay tells it: a trick collected face down by now stays face down in mail too
+        # (the seat-keeper may have played many tricks since this seat's last move by hand).
+        line = rules.replay_describe(table.events[index], seat, table.names, table.state)
         if line is None:
             continue
         origin = table.origins[index]

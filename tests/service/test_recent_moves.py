@@ -1,5 +1,5 @@
-"""The player page's "recent moves": the replay's own lines for that seat, so a seat-keeper's move is
-marked and a collected Duālis trick stays face down there too."""
+"""The player page's "recent moves" and the mails' "since your last move": the replay's own lines for
+that seat, so a seat-keeper's move is marked and a collected Duālis trick stays face down there too."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.games import Player, create_game, load
+from service.models import EventOrigin
+from service.notify import lines_since_last_move
 from tests.helpers import without_links
 from tests.service.play import seat_links
 from tests.service.replay_games import EMAILS, NAMES, add_moves, new_game
@@ -47,3 +49,16 @@ def test_recent_moves_keep_collected_tricks_face_down(app: Flask, client: FlaskC
         assert "data-recent" in html
         assert not [card for card in collected if card in html], "a collected trick shows"
         assert "played a card (face down now: a collected trick)" in html
+
+
+def test_mail_lines_keep_collected_tricks_face_down(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    game_id = new_game(rt, "dualis", 4, {"first_leader": 0})
+    # Every move by the seat-keeper: no seat has a move by hand, so its lines cover the whole log.
+    add_moves(rt, game_id, random.Random(4), moves=4 * 5 + 1, origins={n: EventOrigin.BOT for n in range(21)})
+    table = load(rt, game_id)
+    collected = [e["card"] for e in table.events if e["type"] == "CardPlayed" and e["trick"] <= 4]
+    for seat in range(4):
+        told = " ".join(lines_since_last_move(table, seat))
+        assert "(played by the seat-keeper)" in told
+        assert not [card for card in collected if card in told], "a collected trick is told"
