@@ -102,7 +102,10 @@ def notices(token: str) -> Response:
 @blueprint.post("/host/<token>/public-replay")
 def public_replay(token: str) -> Response:
     table = host_access(runtime(), token)
-    allowed = request.form.get("public") == "yes"
+    choice = request.form.get("public")
+    if choice not in ("yes", "no"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    allowed = choice == "yes"
     set_public_replay(runtime(), table.game_id, allowed)
     if allowed:
         flash(_("Anyone with the public replay link can step through the game once it is over."))

@@ -123,6 +123,11 @@ def test_the_public_replay_opens_only_once_over_and_if_the_host_allows(sqlite_ap
     assert client.get(f"/api/game/{game_id}/replay/3").get_json()["viewer"]["kind"] == "face_up"
     assert "Replay, every card face up" in client.get(f"/game/{game_id}").get_data(as_text=True)
 
+    form = next(
+        f for f in forms(client.get(host).get_data(as_text=True)) if f.action.endswith("/public-replay")
+    )
+    damaged = client.post(form.action, data={**form.fields, "public": "maybe"})
+    assert damaged.status_code == 400 and load(rt, game_id).record.public_replay  # nothing changed
     assert post_host_form(client, host, "/public-replay").status_code == 303  # closed again
     closed = client.get(f"/game/{game_id}/replay")
     assert closed.status_code == 403 and "has not opened" in closed.get_data(as_text=True)
