@@ -23,9 +23,9 @@ from sqlalchemy import create_engine, text
 from rules import get_game
 from service import create_app
 from service.db import migrate
-from service.games import Player, create_game, load
-from service.notify import player_url
-from worker.process import worker_process
+from service.mail.drafting import player_url
+from service.play.hosting import Player, create_game
+from tests.worker_process import worker_process
 
 PG_SERVER = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -73,7 +73,7 @@ def main() -> None:
             for n in range(args.games):
                 players = [Player(f"P{i}", f"p{i}@example.org") for i in range(seats)]
                 game_id = create_game(rt, args.game, players, players[0], seed=n)
-                table = load(rt, game_id)
+                table = rt.read_table(game_id)
                 links = [player_url(rt, table, s).removeprefix(rt.settings["BASE_URL"]) for s in range(seats)]
                 while True:
                     state = client.get("/api" + links[0]).get_json()

@@ -23,11 +23,11 @@ from flask import Flask
 
 from rules import get_game
 from service import create_app
-from service.games import Player, create_game, load
-from service.moves import MoveStatus, submit_move
-from service.notify import player_url
-from service.replay import replay_of
-from service.turns import set_auto_play
+from service.mail.drafting import player_url
+from service.play.hosting import Player, create_game
+from service.play.moves import MoveStatus, submit_move
+from service.play.settle import set_auto_play
+from service.replay.steps import replay_of
 
 RULES = get_game("dualis")
 OPTIONS: dict[str, Any] = {}
@@ -58,7 +58,7 @@ def played(app: Flask, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> st
     for seat in range(len(players)):  # every move of the scripted match by hand, forced ones too
         set_auto_play(rt, game_id, seat, False)
     for seat, action in moves:
-        outcome = submit_move(rt, game_id, seat, load(rt, game_id).version, action)
+        outcome = submit_move(rt, game_id, seat, rt.read_table(game_id).version, action)
         assert outcome.status == MoveStatus.ACCEPTED, outcome
     return game_id
 
@@ -103,13 +103,13 @@ def main() -> None:
         base = rt.settings["BASE_URL"]
         print(f"Duālis, 3 rounds, {len(moves)} moves (seed {seed}); SQLite; every step {args.passes} times")
         for label, game_id in (("face up (finished)", finished), ("seat 0 (running)", running)):
-            table = load(rt, game_id)
+            table = rt.read_table(game_id)
             rt.replays = type(rt.replays)(64)  # cold: the fold and the kept states are built anew
             t0 = time.perf_counter()
-            replay_of(rt, table)
+            replay_of(rt.replays, table)
             fold_ms = (time.perf_counter() - t0) * 1000
             t0 = time.perf_counter()
-            replay_of(rt, table)
+            replay_of(rt.replays, table)
             cached_ms = (time.perf_counter() - t0) * 1000
             path = player_url(rt, table, 0).removeprefix(base) + "/replay"
             pages = timed_steps(app, path, table.version, args.passes)

@@ -22,10 +22,10 @@ babel = Babel()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
-    from service.errors import register_error_pages
     from service.i18n import select_locale
-    from service.pages import api, host, outbox, play, public, replay, unsubscribe
-    from worker.celery_app import CeleryDispatcher, init_celery
+    from service.tasks.celery_app import CeleryDispatcher, init_celery
+    from service.web import api, host, outbox, play, public, replay, unsubscribe
+    from service.web.errors import register_error_pages
 
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
     settings = load_settings(app.instance_path, config)

@@ -14,13 +14,13 @@ from flask import Flask
 
 from service import create_app
 from service.db import migrate
-from service.digest import send_due_digests
-from service.games import TIMEOUT_POLICIES, Player, TurnSettings, create_game, load, seat_keeper
-from service.models import SeatKeeper, TimeoutPolicy
-from service.notify import player_url
-from service.recovery import sweep
+from service.eventlog.models import SeatKeeper, TimeoutPolicy
+from service.mail.digest import send_due_digests
+from service.mail.drafting import player_url
+from service.play.hosting import TIMEOUT_POLICIES, Player, TurnSettings, create_game, seat_keeper
+from service.play.timeouts import run_due_clocks
 from service.runtime import Runtime
-from service.timeouts import run_due_clocks
+from service.tasks.recovery import sweep
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
 
 def print_links(app: Flask, game_id: str) -> int:
     rt = app.extensions["pbem"]
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     for seat in table.seats:
         if seat.keeper == SeatKeeper.BOT:
             print(f"{seat.seat}\t{seat.name}\t(seat-keeper bot: no link)")

@@ -11,7 +11,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, event
 from sqlmodel import Session, create_engine
 
-MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
 
 
 def make_engine(url: str) -> Engine:

@@ -1,9 +1,12 @@
-"""Language selection: the reader's browser languages among the translations we ship."""
+"""Languages: the reader's browser languages among the translations we ship, and rules messages in the
+reader's language."""
 
 from __future__ import annotations
 
 from flask import has_request_context, request
-from flask_babel import get_babel
+from flask_babel import get_babel, gettext
+
+from rules.base import Message
 
 
 def available_locales() -> list[str]:
@@ -19,3 +22,9 @@ def select_locale() -> str | None:
     if not has_request_context():
         return None
     return request.accept_languages.best_match(available_locales()) or "en"
+
+
+def say(message: Message) -> str:
+    """A rules message (msgid and parameters) in the reader's language."""
+    msgid, params = message
+    return gettext(msgid, **params)

@@ -13,7 +13,7 @@ from babel.dates import format_time as babel_time
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from service.store import Table
+from service.eventlog.store import Table
 
 
 def zone_name(table: Table, seat: int | None) -> str:

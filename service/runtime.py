@@ -6,16 +6,15 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from flask import current_app
 from sqlalchemy import Engine
+from sqlmodel import Session
 
+from service.eventlog.store import FoldCache, Table, load_table
 from service.links import LinkSigner
-from service.store import FoldCache
-
-if TYPE_CHECKING:
-    from service.replay import Replay
+from service.replay.steps import Replay
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +54,11 @@ class Runtime:
     def mail_configured(self) -> bool:
         """Whether mail goes out by SMTP (otherwise it is kept for the outbox page)."""
         return bool(self.settings["SMTP_HOST"])
+
+    def read_table(self, game_id: str) -> Table:
+        """A game's table, read only (GameNotFound if there is none)."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            return load_table(session, game_id, self.cache)
 
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""

@@ -15,8 +15,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 from werkzeug.test import TestResponse
 
-from service.games import load
-from service.models import EventRecord, OutboxMail
+from service.eventlog.models import EventRecord, OutboxMail
 from service.runtime import Clock
 
 PLAY_LINK = re.compile(r"http://localhost(/play/[A-Za-z0-9_.\-]+)")
@@ -97,7 +96,7 @@ def play_path(mail: OutboxMail) -> str:
 
 def moves_by_origin(app: Flask, game_id: str) -> Counter[str]:
     """How many moves of a game were made by hand, by the seat-keeper and by auto-play."""
-    table = load(app.extensions["pbem"], game_id)
+    table = app.extensions["pbem"].read_table(game_id)
     return Counter(origin for i, origin in enumerate(table.origins) if table.starts_move(i))
 
 

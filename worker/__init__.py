@@ -1,1 +1,2 @@
-"""The Celery side: the app built by the Flask app factory, and thin tasks over service functions."""
+"""The Celery entry point named by the Procfile (`celery -A worker.main`); the tasks live in
+service/tasks."""

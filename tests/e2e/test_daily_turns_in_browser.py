@@ -9,7 +9,6 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from service.games import load
 from tests.e2e.conftest import ARTIFACTS
 from tests.helpers import mails
 
@@ -32,7 +31,7 @@ def test_a_timed_game_with_a_seat_keeper_from_the_browser(live_server: tuple[str
     expect(page.get_by_text("seat-keeper bot: no link")).to_be_visible()
 
     (invitation,) = mails(app, kind="invitation")  # nobody to invite in the seat-keeper's seat
-    game = load(app.extensions["pbem"], invitation.game_id)
+    game = app.extensions["pbem"].read_table(invitation.game_id)
     assert game.record.timezone == "Asia/Tokyo" and game.record.move_days == 1
     page.goto(PLAY_LINK.search(invitation.text_body).group(0))  # type: ignore[union-attr]
     expect(page.get_by_text("Your move.")).to_be_visible()

@@ -10,7 +10,6 @@ from flask import Flask
 from playwright.sync_api import expect
 
 from rules.dualis import CARDS
-from service.games import load
 from tests.e2e.conftest import ARTIFACTS
 from tests.service.replay_games import finish_by_service, new_game
 
@@ -28,7 +27,7 @@ def test_a_finished_game_steps_through_from_the_game_over_mail(live_server: tupl
         # The short game with the deck in card order: Ann holds S1R ... S5R, Ann leads.
         game_id = new_game(rt, "dualis", 4, {"short": True, "deck": list(CARDS), "first_leader": 0})
         finish_by_service(rt, game_id, random.Random(9))
-        table = load(rt, game_id)
+        table = rt.read_table(game_id)
         lines = [table.rules.describe(event, None, table.names) for event in table.events]
     total = table.version
     first_card = table.events[2]["card"]

@@ -8,7 +8,7 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from service.games import Player, create_game, load
+from service.play.hosting import Player, create_game
 from tests.helpers import mails
 
 
@@ -32,11 +32,11 @@ def test_mail_settings_and_unsubscribe_in_the_browser(live_server: tuple[str, Fl
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_text("Your mail settings were saved.")).to_be_visible()
     expect(page.get_by_label("One daily digest")).to_be_checked()
-    seat = load(app.extensions["pbem"], game_id).seats[0]
+    seat = app.extensions["pbem"].read_table(game_id).seats[0]
     assert (seat.notify, seat.timezone) == ("digest", "Europe/Paris")
 
     page.goto(invitation.unsubscribe_url)
     expect(page.get_by_text("Stop the mails to ann@example.org")).to_be_visible()
     page.get_by_role("button", name="Unsubscribe").click()
     expect(page.locator("[data-unsubscribed=seat]")).to_contain_text("no more mail about turns")
-    assert load(app.extensions["pbem"], game_id).seats[0].notify == "none"
+    assert app.extensions["pbem"].read_table(game_id).seats[0].notify == "none"

@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlmodel import Session
 
-from service.games import Player, create_game, load
-from service.models import EventOrigin, GameStatus
-from service.moves import MoveStatus, submit_move
+from service.eventlog.models import EventOrigin, GameStatus
+from service.eventlog.store import append_events, load_table
+from service.play.hosting import Player, create_game
+from service.play.moves import MoveStatus, submit_move
 from service.runtime import Runtime
-from service.store import append_events, load_table
 from tests.service.play import choose
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -67,7 +67,7 @@ def finish_by_service(rt: Runtime, game_id: str, rng: random.Random) -> None:
     """Play random moves to the end, the very last one through `submit_move` (as a player's POST),
     so that the game-over mails are written."""
     while True:
-        table = load(rt, game_id)
+        table = rt.read_table(game_id)
         rules = table.rules
         seat, action = random_move(rules, table.state, rng)
         events = rules.act(table.state, seat, action)

@@ -9,8 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from rules.double_side import DECK
-from service.games import create_game, load
-from service.models import EventOrigin
+from service.eventlog.models import EventOrigin
+from service.play.hosting import create_game
 from tests.helpers import mails, moves_by_origin, play_path, post_form
 from tests.service.play import play_by_api, seat_links
 from tests.service.turns import HOST, people, play, to_act
@@ -33,7 +33,7 @@ def test_a_forced_move_is_played_at_once_and_only_its_player_is_told(app: Flask)
     rt = app.extensions["pbem"]
     game_id, _ = new_game(app)
     play(rt, game_id, 0, {"card": "R1"})
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     bo_move = game.actions.index({"card": "R12"})
     assert game.origins[bo_move] == EventOrigin.AUTO and game.actors[bo_move] == 1
     assert to_act(rt, game_id) == {2}
@@ -64,7 +64,7 @@ def test_a_bad_auto_play_form_changes_nothing(app: Flask, client: FlaskClient) -
     game_id, links = new_game(app)
     assert post_form(client, links[1], "/auto-play", auto_play="maybe").status_code == 400
     assert client.post(links[1] + "/auto-play", data={"auto_play": "off"}).status_code == 400  # no CSRF
-    assert load(app.extensions["pbem"], game_id).seats[1].auto_play
+    assert app.extensions["pbem"].read_table(game_id).seats[1].auto_play
 
 
 def test_a_move_is_never_forced_while_folding_is_open(app: Flask, client: FlaskClient) -> None:

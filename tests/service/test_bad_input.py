@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from service import create_app
-from service.games import Player, create_game, revoke_link
 from service.links import PLAY_SALT
+from service.play.hosting import Player, create_game, revoke_link
 from tests.conftest import app_config
 from tests.helpers import event_count, mails, move_form, play_path
 

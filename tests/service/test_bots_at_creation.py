@@ -10,8 +10,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.games import load
-from service.models import EventOrigin, SeatKeeper
+from service.eventlog.models import EventOrigin, SeatKeeper
 from tests.helpers import forms, mails, moves_by_origin
 from tests.service.play import play_by_api, seat_links
 from tests.service.turns import assert_bot_moves_legal
@@ -38,7 +37,7 @@ def test_three_friends_play_dualis_with_a_seat_keeper_fourth(app: Flask, client:
     assert response.status_code == 303
     host = response.headers["Location"].removeprefix("http://localhost")
     assert sorted(m.to_email for m in mails(app, kind="invitation")) == sorted(EMAILS)
-    game = load(app.extensions["pbem"], mails(app, kind="host")[0].game_id)
+    game = app.extensions["pbem"].read_table(mails(app, kind="host")[0].game_id)
     bot = game.seats[3]
     assert (bot.name, bot.email, bot.keeper) == ("Seat-keeper", "", SeatKeeper.BOT)
     assert game.origins[len(game.events) - 1] == EventOrigin.BOT  # it led at once, at creation
@@ -49,7 +48,7 @@ def test_three_friends_play_dualis_with_a_seat_keeper_fourth(app: Flask, client:
 
     links = seat_links(app, EMAILS)
     play_by_api(client, links, random.Random(7))  # never waits on the bot: it has always moved
-    game = load(app.extensions["pbem"], game.game_id)
+    game = app.extensions["pbem"].read_table(game.game_id)
     assert game.record.status == "finished"
     assert assert_bot_moves_legal(game, 3) == moves_by_origin(app, game.game_id)[EventOrigin.BOT] >= 26
     assert all(m.to_email for m in mails(app))  # nobody mailed the bot

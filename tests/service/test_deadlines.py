@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from rules import get_game
-from service.deadlines import TimeControl, clock_end, deadline, owed_moves
+from service.play.deadlines import TimeControl, clock_end, deadline, owed_moves
 
 PARIS = ZoneInfo("Europe/Paris")
 

@@ -12,9 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
-from service.digest import draft_digest, due_digests, send_due_digests
-from service.games import Player, create_game
-from service.models import DigestRecord
+from service.eventlog.models import DigestRecord
+from service.mail.digest import draft_digest, due_digests, send_due_digests
+from service.play.hosting import Player, create_game
 from service.runtime import Runtime
 from tests.helpers import SteppingClock, mails, play_path
 

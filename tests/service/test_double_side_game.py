@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from rules.double_side import DECK
-from service.games import Player, create_game, load
+from service.play.hosting import Player, create_game
 from tests.helpers import mails, move_form
 from tests.service.play import play_by_api, seat_links
 
@@ -45,7 +45,7 @@ def text_of(html: str) -> str:
 
 def assert_no_hidden_cards(app: Flask, game_id: str, seat: int, html: str) -> None:
     """The page of `seat` names no card of another hand nor any set-aside card."""
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     if game.rules.result(game.state) is not None:
         return  # everything is open once the game is over
     hidden = set(game.state.set_aside)
@@ -82,7 +82,7 @@ def play_through_pages(app: Flask, client: FlaskClient, game_id: str, links: lis
 
 def assert_game_over_mails(app: Flask, game_id: str, seats: int) -> list[str]:
     """Every seat got one game-over mail naming the rules' winners; the winners' names."""
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     result = game.rules.result(game.state)
     assert result is not None and game.record.status == "finished"
     assert result["winners"] and all(result["points"][w] >= 2 for w in result["winners"])
@@ -106,7 +106,7 @@ def test_three_players_with_trump_through_the_pages(app: Flask, client: FlaskCli
     final = text_of(client.get(links[0]).get_data(as_text=True))
     assert "Game over." in final and "Your choices" not in final and "Score sheet" in final
     assert all(name in final for name in winners)
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     rounds = game.rules.result(game.state)["rounds"]
     assert len([e for e in game.events if e["type"] == "TrumpChosen"]) == rounds
 
@@ -114,7 +114,7 @@ def test_three_players_with_trump_through_the_pages(app: Flask, client: FlaskCli
 def test_four_players_without_trump_through_the_api(app: Flask, client: FlaskClient) -> None:
     game_id, links = new_game(app, 4, seed=8)
     moves = play_by_api(client, links, random.Random(2))
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     played = sum(event["type"] == "CardPlayed" for event in game.events)
     assert played >= 48 and played % 48 == 0  # whole rounds of 12 tricks, no trump choices
     assert moves < played  # the rest were forced moves, auto-played
@@ -207,7 +207,7 @@ def test_your_turn_mail_tells_what_happened_since_the_last_card(app: Flask, clie
     assert "Bo wins trick 1 with B1: highest Blue" in mail
     assert f"Cy played {plays[1]}" not in mail  # only what happened since Cy's own last card
     # No mail names a card still in someone's hand.
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     for seat, email in enumerate(EMAILS[:3]):
         hidden = set(game.state.set_aside).union(*(h for s, h in enumerate(game.state.hands) if s != seat))
         for m in mails(app, to=email):

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.games import Player, create_game, load
+from service.play.hosting import Player, create_game
 from tests.helpers import forms, mails, move_form, moves_by_origin
 from tests.service.play import seat_links
 
@@ -47,7 +47,7 @@ def create_from_page(client: FlaskClient, seats: int, options: dict[str, str]) -
 
 def the_game(app: Flask):  # type: ignore[no-untyped-def]
     """The one game in the database, loaded."""
-    return load(app.extensions["pbem"], mails(app, kind="host")[0].game_id)
+    return app.extensions["pbem"].read_table(mails(app, kind="host")[0].game_id)
 
 
 def check_page_secrets(app: Flask, html: str, seat: int) -> None:

@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from rules.dupli import FULL_DECK, GAME
-from service.games import Player, create_game, load
-from service.models import OutboxMail
+from service.eventlog.models import OutboxMail
+from service.play.hosting import Player, create_game
 from tests.helpers import mails, move_form, play_path
 from tests.service.play import play_by_api, play_by_pages
 
@@ -127,13 +127,13 @@ def opening_war(client: FlaskClient, links: list[str], act: Any) -> None:
 
 
 def event_types(app: Flask, game_id: str) -> list[str]:
-    return [e["type"] for e in load(app.extensions["pbem"], game_id).events]
+    return [e["type"] for e in app.extensions["pbem"].read_table(game_id).events]
 
 
 def check_finished(app: Flask, game_id: str, seats: int) -> dict[str, Any]:
     """The game ended after 4 wars with the result the rules give for its log; the game-over mail went
     to every seat naming the winners. The final view is returned."""
-    game = load(app.extensions["pbem"], game_id)
+    game = app.extensions["pbem"].read_table(game_id)
     assert game.record.status == "finished"
     refolded = GAME.fold(game.events)
     result = GAME.result(refolded)

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from rules import get_game
-from service.fairness import Rerun, commitment, preimage, rerun
+from service.replay.fairness import Rerun, commitment, preimage, rerun
 
 
 def played(game: str, seats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:

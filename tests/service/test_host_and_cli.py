@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games import Player, create_game, load
+from service.play.hosting import Player, create_game
 from tests.helpers import event_count, mails, play_path, post_form, same_link
 
 EMAILS = ["ann@example.org", "bo@example.org"]
@@ -47,9 +47,9 @@ def test_host_revokes_a_leaked_link(app: Flask, client: FlaskClient) -> None:
 def test_host_cancels_only_when_confirmed(app: Flask, client: FlaskClient) -> None:
     game_id, page = host_page(app, client)
     post_form(client, page, "/cancel")
-    assert load(app.extensions["pbem"], game_id).active
+    assert app.extensions["pbem"].read_table(game_id).active
     post_form(client, page, "/cancel", confirmed="yes")
-    assert load(app.extensions["pbem"], game_id).record.status == "cancelled"
+    assert app.extensions["pbem"].read_table(game_id).record.status == "cancelled"
     assert {m.to_email for m in mails(app, kind="game_cancelled")} == set(EMAILS)
     link = play_path(mails(app, to=EMAILS[0], kind="invitation")[0])
     before = event_count(app, game_id)
@@ -143,7 +143,7 @@ def test_cli_creates_a_timed_game_with_a_seat_keeper(tmp_path: Path) -> None:
         "cy <cy@example.org>",
     ]
     app = create_app({"DATABASE_URL": env["DATABASE_URL"], "SECRET_KEY": "cli"})
-    record = load(app.extensions["pbem"], game_id).record
+    record = app.extensions["pbem"].read_table(game_id).record
     assert (record.move_days, record.weekend_pause, record.timezone, record.timeout) == (
         1,
         True,

@@ -7,11 +7,11 @@ from pathlib import Path
 from flask import Flask
 
 from service import create_app
-from service.games import Player, create_game
-from service.mail import deliver
-from service.models import MailStatus
-from service.recovery import sweep
+from service.eventlog.models import MailStatus
+from service.mail.delivery import deliver
+from service.play.hosting import Player, create_game
 from service.runtime import Runtime
+from service.tasks.recovery import sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails
 from tests.smtp_sink import SmtpSink

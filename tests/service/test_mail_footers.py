@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from service.games import load
-from service.notify import SUBJECTS, draft_mail
+from service.mail.drafting import SUBJECTS, draft_mail
 from tests.service.replay_games import new_game
 
 
 def test_every_kind_of_game_mail_carries_the_unsubscribe_link(app: Flask) -> None:
     rt = app.extensions["pbem"]
-    table = load(rt, new_game(rt, "red_black", 2))
+    table = rt.read_table(new_game(rt, "red_black", 2))
     context = {"link": "https://example.org/play/x", "lines": [], "name": "Bo", "due": "soon", "winners": []}
     for kind in SUBJECTS:
         for seat in (0, None):

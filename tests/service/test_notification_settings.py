@@ -9,8 +9,8 @@ import random
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.games import Player, cancel_game, create_game, load, resend_link, revoke_link
-from service.notify import SUBJECTS, TURN_NUDGES, wants_mail
+from service.mail.drafting import SUBJECTS, TURN_NUDGES, wants_mail
+from service.play.hosting import Player, cancel_game, create_game, resend_link, revoke_link
 from tests.helpers import Form, forms, mails
 from tests.service.play import play_by_api, seat_links
 
@@ -105,7 +105,7 @@ def test_each_mode_is_honoured_through_a_whole_game(app: Flask, client: FlaskCli
     for link, mode in zip(links, ["turn", "digest", "none"], strict=True):
         assert client.post(f"/api{link}/settings", json={"notify": mode}).status_code == 200
     play_by_api(client, links, random.Random(4))
-    assert not load(app.extensions["pbem"], game_id).active
+    assert not app.extensions["pbem"].read_table(game_id).active
     turn, digest, none = ({m.kind for m in mails(app, to=e)} for e in EMAILS)
     assert {"your_turn", "game_over"} <= turn
     assert digest == none == {"invitation", "game_over"}  # the game's life, never a nudge
@@ -121,7 +121,7 @@ def test_mails_about_the_games_life_go_whatever_the_mode(app: Flask, client: Fla
     cancel_game(rt, game_id)
     assert [m.kind for m in mails(app, to=EMAILS[0])] == ["invitation", "link_resent", "game_cancelled"]
     assert [m.kind for m in mails(app, to=EMAILS[1])] == ["invitation", "link_reissued", "game_cancelled"]
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     withheld = {kind for kind in SUBJECTS if not wants_mail(table, 0, kind)}
     assert (
         withheld

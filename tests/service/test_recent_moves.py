@@ -8,9 +8,9 @@ import random
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.games import Player, create_game, load
-from service.models import EventOrigin
-from service.notify import lines_since_last_move
+from service.eventlog.models import EventOrigin
+from service.mail.drafting import lines_since_last_move
+from service.play.hosting import Player, create_game
 from tests.helpers import without_links
 from tests.service.play import seat_links
 from tests.service.replay_games import EMAILS, NAMES, add_moves, new_game
@@ -30,7 +30,7 @@ def test_recent_moves_mark_the_seat_keepers_moves(app: Flask, client: FlaskClien
         players[0],
         {"first_leader": 3},  # the bot leads the first trick at once
     )
-    assert load(rt, game_id).actors[-1] == 3
+    assert rt.read_table(game_id).actors[-1] == 3
     html = page_text(client, seat_links(app, EMAILS[:3])[0])
     recent = html.split("data-recent", 1)[1].split("</ol>", 1)[0]
     assert "Seat-keeper played" in recent and "(played by the seat-keeper)" in recent
@@ -40,7 +40,7 @@ def test_recent_moves_keep_collected_tricks_face_down(app: Flask, client: FlaskC
     rt = app.extensions["pbem"]
     game_id = new_game(rt, "dualis", 4, {"first_leader": 0})
     add_moves(rt, game_id, random.Random(3), moves=4 * 3 + 1)  # three tricks and a card of the fourth
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     # Tricks 1 and 2 are collected face down (the page shows trick 3, the last, and trick 4).
     collected = [e["card"] for e in table.events if e["type"] == "CardPlayed" and e["trick"] <= 2]
     assert len(collected) == 8
@@ -56,7 +56,7 @@ def test_mail_lines_keep_collected_tricks_face_down(app: Flask) -> None:
     game_id = new_game(rt, "dualis", 4, {"first_leader": 0})
     # Every move by the seat-keeper: no seat has a move by hand, so its lines cover the whole log.
     add_moves(rt, game_id, random.Random(4), moves=4 * 5 + 1, origins={n: EventOrigin.BOT for n in range(21)})
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     collected = [e["card"] for e in table.events if e["type"] == "CardPlayed" and e["trick"] <= 4]
     for seat in range(4):
         told = " ".join(lines_since_last_move(table, seat))

@@ -8,7 +8,7 @@ import random
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.games import Player, create_game, load
+from service.play.hosting import Player, create_game
 from tests.helpers import forms, mails, without_links
 from tests.service.play import play_by_api, play_by_pages, seat_links
 
@@ -52,7 +52,7 @@ def test_whole_game_through_pages_ends_with_game_over_mail(app: Flask, client: F
     over = mails(app, kind="game_over")
     assert moves > 10
     assert sorted(m.to_email for m in over) == EMAILS
-    game = load(app.extensions["pbem"], over[0].game_id)
+    game = app.extensions["pbem"].read_table(over[0].game_id)
     result = game.rules.result(game.state)
     assert result is not None and game.record.status == "finished"
     winners = ", ".join(game.names[w] for w in result["winners"])
@@ -71,7 +71,7 @@ def test_whole_game_through_the_json_api(app: Flask, client: FlaskClient) -> Non
     )
     play_by_api(client, seat_links(app, EMAILS), random.Random(2))
     assert {m.to_email for m in mails(app, kind="game_over")} == set(EMAILS)
-    assert load(app.extensions["pbem"], game_id).record.status == "finished"
+    assert app.extensions["pbem"].read_table(game_id).record.status == "finished"
 
 
 def test_your_turn_mail_tells_what_happened_without_hidden_cards(app: Flask, client: FlaskClient) -> None:
@@ -83,7 +83,7 @@ def test_your_turn_mail_tells_what_happened_without_hidden_cards(app: Flask, cli
     for link in links:  # both camp cards
         state = client.get("/api" + link).get_json()
         client.post("/api" + link, json={"action": state["legal_actions"][0], "seq": state["seq"]})
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     leader = game.rules.view(game.state, None)["leader"]
     state = client.get("/api" + links[leader]).get_json()
     card = next(a for a in state["legal_actions"] if "card" in a)

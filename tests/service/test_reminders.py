@@ -9,9 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from service.games import load
-from service.models import SeatKeeper, SeatRecord
-from service.timeouts import ClockRun, run_due_clocks
+from service.eventlog.models import SeatKeeper, SeatRecord
+from service.play.timeouts import ClockRun, run_due_clocks
 from tests.helpers import mails, play_path, same_link
 from tests.service.turns import beat, new_game, people, play, stepping
 
@@ -74,7 +73,7 @@ def test_after_a_long_downtime_the_beat_catches_up_once(app: Flask) -> None:
     assert [m.to_email for m in mails(app, kind="reminder")] == ["bo@example.org"]
     # Di's deadline has passed: no reminder for it any more, straight to the timeout (seat-keeper).
     assert [m.to_email for m in mails(app, kind="seat_keeper")] == ["di@example.org"]
-    assert load(rt, late).seats[1].keeper == SeatKeeper.STAND_IN
+    assert rt.read_table(late).seats[1].keeper == SeatKeeper.STAND_IN
     assert beat(rt, clock, minutes=1) == ClockRun()
 
 

@@ -23,10 +23,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games import load, set_public_replay
-from service.notify import player_url, watch_url
-from service.replay import FACE_UP, SPECTATOR, Viewer, fairness, replay_of, step_json, step_page
-from service.store import Table
+from service.eventlog.store import Table
+from service.mail.drafting import player_url, watch_url
+from service.play.hosting import set_public_replay
+from service.replay.steps import FACE_UP, SPECTATOR, Viewer, fairness, replay_of, step_json, step_page
 from tests.conftest import app_config
 from tests.service.replay_games import add_moves, new_game
 
@@ -134,9 +134,9 @@ def allowed(table: Table, state: Any, viewer: Viewer, hidden: set[str]) -> tuple
 def check_json_steps(app: Flask, game_id: str) -> int:
     """Every step's JSON for every viewer against the reference; returns the checks made."""
     rt = app.extensions["pbem"]
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     game, finished = table.record.game, table.record.status == "finished"
-    replay = replay_of(rt, table)
+    replay = replay_of(rt.replays, table)
     fair = fairness(table, replay)
     seed = str(table.events[0]["seed"])
     checks = 0
@@ -196,7 +196,7 @@ def ways_in(app: Flask, table: Table) -> list[tuple[Viewer, str]]:
 def check_pages(app: Flask, client: FlaskClient, game_id: str) -> None:
     """Every step's page through every way in, against the reference."""
     rt = app.extensions["pbem"]
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     game, finished = table.record.game, table.record.status == "finished"
     seed = str(table.events[0]["seed"])
     paths = ways_in(app, table)
@@ -221,7 +221,7 @@ def test_replay_pages_of_a_running_game_show_nothing_hidden(sqlite_app: Flask, g
     options = {"short": True} if game == "dualis" else {}
     game_id = new_game(rt, game, seats, options)
     add_moves(rt, game_id, random.Random(game), {"dualis": 22, "double_side": 20, "dupli": 8}.get(game, 16))
-    assert load(rt, game_id).record.status == "active"
+    assert rt.read_table(game_id).record.status == "active"
     check_pages(sqlite_app, sqlite_app.test_client(), game_id)
 
 
@@ -241,7 +241,7 @@ def test_replay_shows_a_seat_only_its_knowledge_on_postgres(pg_app: Flask) -> No
     add_moves(rt, game_id, random.Random(7), 30)
     assert check_json_steps(pg_app, game_id) > 100
     client = pg_app.test_client()
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     path = player_url(rt, table, 2).removeprefix(rt.settings["BASE_URL"])
     for number, state, hidden in references(table):
         if number % 6:

@@ -15,10 +15,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games import cancel_game, load
-from service.models import EventOrigin
-from service.notify import player_url
-from service.replay import replay_of
+from service.eventlog.models import EventOrigin
+from service.mail.drafting import player_url
+from service.play.hosting import cancel_game
+from service.replay.steps import replay_of
 from tests.conftest import app_config
 from tests.helpers import event_count, forms, mails
 from tests.service.replay_games import EMAILS, add_moves, finish_by_service, new_game
@@ -38,12 +38,12 @@ def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
 def path_of(app: Flask, game_id: str, seat: int) -> str:
     """A seat's /play path."""
     rt = app.extensions["pbem"]
-    return player_url(rt, load(rt, game_id), seat).removeprefix(rt.settings["BASE_URL"])
+    return player_url(rt, rt.read_table(game_id), seat).removeprefix(rt.settings["BASE_URL"])
 
 
 def host_path(app: Flask, game_id: str) -> str:
     rt = app.extensions["pbem"]
-    return "/host/" + rt.signer.host_token(game_id, load(rt, game_id).record.host_key_version)
+    return "/host/" + rt.signer.host_token(game_id, rt.read_table(game_id).record.host_key_version)
 
 
 def post_host_form(client: FlaskClient, page: str, action_suffix: str):  # type: ignore[no-untyped-def]
@@ -65,7 +65,7 @@ def test_a_player_replays_a_running_game_up_to_now_as_their_seat(app: Flask, cli
     rt = app.extensions["pbem"]
     game_id = new_game(rt, "dualis", 4, {"short": True})
     add_moves(rt, game_id, random.Random(2), 15)
-    version = load(rt, game_id).version
+    version = rt.read_table(game_id).version
     path = path_of(app, game_id, 1)
 
     page = client.get(path + "/replay").get_data(as_text=True)
@@ -97,7 +97,7 @@ def test_the_game_over_mail_links_to_a_face_up_replay_with_the_seed_checked(
     assert link and link.group(0) in mail.html_body
     page = client.get(link.group(1)).get_data(as_text=True)
     assert 'data-viewer="face_up"' in page
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     seed = table.events[0]["seed"]
     assert f"Seed: {seed}" in page
     assert 'data-check="hash" data-ok="true"' in page and 'data-check="rerun" data-ok="true"' in page
@@ -127,7 +127,7 @@ def test_the_public_replay_opens_only_once_over_and_if_the_host_allows(sqlite_ap
         f for f in forms(client.get(host).get_data(as_text=True)) if f.action.endswith("/public-replay")
     )
     damaged = client.post(form.action, data={**form.fields, "public": "maybe"})
-    assert damaged.status_code == 400 and load(rt, game_id).record.public_replay  # nothing changed
+    assert damaged.status_code == 400 and rt.read_table(game_id).record.public_replay  # nothing changed
     assert post_host_form(client, host, "/public-replay").status_code == 303  # closed again
     closed = client.get(f"/game/{game_id}/replay")
     assert closed.status_code == 403 and "has not opened" in closed.get_data(as_text=True)
@@ -171,7 +171,7 @@ def test_the_history_page_has_the_score_sheet_and_links_to_each_round(sqlite_app
     rt, client = sqlite_app.extensions["pbem"], sqlite_app.test_client()
     game_id = new_game(rt, "dualis", 4, {"short": True})
     add_moves(rt, game_id, random.Random(6))
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     path = path_of(sqlite_app, game_id, 0)
     rounds = [n for n, e in enumerate(table.events, start=1) if e["type"] == "RoundDealt"]
     scored = [e for e in table.events if e["type"] == "RoundScored"]
@@ -193,7 +193,7 @@ def test_the_seed_stays_secret_while_the_game_runs(sqlite_app: Flask) -> None:
     rt, client = sqlite_app.extensions["pbem"], sqlite_app.test_client()
     game_id = new_game(rt, "double_side", 3)
     add_moves(rt, game_id, random.Random(8), 10)
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     seed = str(table.events[0]["seed"])
     path = path_of(sqlite_app, game_id, 2)
     (invitation,) = mails(sqlite_app, to=EMAILS[2], kind="invitation")
@@ -223,11 +223,11 @@ def test_the_kept_states_are_folded_once_and_carried_on_as_the_game_moves(sqlite
     rt = sqlite_app.extensions["pbem"]
     game_id = new_game(rt, "double_side", 4, {"trump": True})
     add_moves(rt, game_id, random.Random(5), 10)
-    before = replay_of(rt, load(rt, game_id))
-    assert replay_of(rt, load(rt, game_id)) is before  # cached for this version
+    before = replay_of(rt.replays, rt.read_table(game_id))
+    assert replay_of(rt.replays, rt.read_table(game_id)) is before  # cached for this version
     add_moves(rt, game_id, random.Random(6), 10)
-    table = load(rt, game_id)
-    after = replay_of(rt, table)
+    table = rt.read_table(game_id)
+    after = replay_of(rt.replays, table)
     assert after.version == table.version > before.version
     assert after.states[: before.version] == before.states  # the kept states, not folded again
     assert all(a is b for a, b in zip(after.states, before.states, strict=False))

@@ -8,8 +8,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from service.games import Player, create_game
-from service.store import FoldCache, VersionConflict, append_events, load_table
+from service.eventlog.store import FoldCache, VersionConflict, append_events, load_table
+from service.play.hosting import Player, create_game
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 

@@ -11,10 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from service import automatic
-from service.games import load
-from service.models import EventOrigin, GameStatus, SeatKeeper, TimeoutPolicy
-from service.timeouts import ClockRun, timed_out_clocks
+from service.eventlog.models import EventOrigin, GameStatus, SeatKeeper, TimeoutPolicy
+from service.play import automatic
+from service.play.timeouts import ClockRun, timed_out_clocks
 from tests.helpers import forms, mails, moves_by_origin, play_path, post_form, same_link
 from tests.service.turns import beat, new_game, people, play, stepping, to_act
 
@@ -36,7 +35,7 @@ def test_the_seat_keeper_takes_over_until_the_player_takes_the_seat_back(
     assert beat(rt, clock, minutes=2).timeouts == 1
     assert beat(rt, clock, hours=1) == ClockRun()  # exactly once
 
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     assert game.seats[1].keeper == SeatKeeper.STAND_IN
     assert moves_by_origin(app, game_id)[EventOrigin.BOT] >= 1  # Bo's camp card, and on while Bo owes
     assert to_act(rt, game_id) == {0}  # the seat-keeper plays Bo's moves at once
@@ -49,7 +48,7 @@ def test_the_seat_keeper_takes_over_until_the_player_takes_the_seat_back(
     assert "Take my seat back" in bo_page
     assert client.get(link(app, ANN)).get_data(as_text=True).count("the seat-keeper plays") == 0
     assert post_form(client, link(app, BO), "/seat").status_code == 303
-    assert load(rt, game_id).seats[1].keeper == SeatKeeper.PLAYER
+    assert rt.read_table(game_id).seats[1].keeper == SeatKeeper.PLAYER
     assert "Take my seat back" not in client.get(link(app, BO)).get_data(as_text=True)
 
     while 1 not in to_act(rt, game_id):  # Ann plays until Bo owes a move: now Bo makes it himself
@@ -66,9 +65,9 @@ def test_a_move_by_hand_takes_the_seat_back_too(app: Flask) -> None:
     game_id = new_game(rt, "red_black", people("Ann", "Bo"))
     play(rt, game_id, 1)
     beat(rt, clock, hours=25)  # Ann timed out; the seat-keeper plays her camp card (and on)
-    assert load(rt, game_id).seats[0].keeper == SeatKeeper.STAND_IN
+    assert rt.read_table(game_id).seats[0].keeper == SeatKeeper.STAND_IN
     play(rt, game_id, 0, {"fold": True})  # folding is open to Ann at any time: she does it herself
-    assert load(rt, game_id).seats[0].keeper == SeatKeeper.PLAYER
+    assert rt.read_table(game_id).seats[0].keeper == SeatKeeper.PLAYER
 
 
 def test_forfeit_ends_the_game_for_everyone(app: Flask, client: FlaskClient) -> None:
@@ -76,7 +75,7 @@ def test_forfeit_ends_the_game_for_everyone(app: Flask, client: FlaskClient) -> 
     game_id = new_game(rt, "red_black", people("Ann", "Bo"), timeout=TimeoutPolicy.FORFEIT)
     play(rt, game_id, 0)
     assert beat(rt, clock, hours=25).timeouts == 1
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     assert game.record.status == GameStatus.FINISHED and game.record.forfeit_seat == 1
     assert game.result == {"winners": [0], "forfeit": 1}
     assert sorted(m.to_email for m in mails(app, kind="forfeit")) == [ANN, BO]
@@ -93,7 +92,7 @@ def test_a_forfeit_in_a_partnership_loses_for_both_partners(pg_app: Flask) -> No
     options = {"first_leader": 1}
     game_id = new_game(rt, "dualis", people("Ann", "Bo", "Cy", "Di"), options=options, timeout="forfeit")
     beat(rt, clock, hours=25)  # Bo never leads
-    assert load(rt, game_id).result == {"winners": [0, 2], "forfeit": 1}
+    assert rt.read_table(game_id).result == {"winners": [0, 2], "forfeit": 1}
 
 
 def timed_out_form(app: Flask, game_id: str) -> str:
@@ -112,7 +111,7 @@ def test_the_host_decides_more_time_then_the_seat_keeper(app: Flask, client: Fla
     host = HOST_LINK.search(asked.text_body).group(1)  # type: ignore[union-attr]
     assert asked.to_email == "host@example.org" and client.get(host).status_code == 200
     assert "Bo ran out of time" in asked.subject
-    assert to_act(rt, game_id) == {1} and load(rt, game_id).seats[1].keeper == SeatKeeper.PLAYER
+    assert to_act(rt, game_id) == {1} and rt.read_table(game_id).seats[1].keeper == SeatKeeper.PLAYER
     assert beat(rt, clock, hours=5) == ClockRun()  # asked once; the game waits for the host
     assert "out of time; the host decides" in client.get(link(app, ANN)).get_data(as_text=True)
 
@@ -127,7 +126,7 @@ def test_the_host_decides_more_time_then_the_seat_keeper(app: Flask, client: Fla
     assert len(mails(app, kind="host_asked")) == 2
 
     assert post_form(client, host, decide, decision="keeper").status_code == 303
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     assert moves_by_origin(app, game_id)[EventOrigin.BOT] == 1  # this one move only
     assert game.seats[1].keeper == SeatKeeper.PLAYER and 1 not in to_act(rt, game_id)
     csrf = forms(client.get(host).get_data(as_text=True))[0].fields["csrf_token"]
@@ -135,7 +134,7 @@ def test_the_host_decides_more_time_then_the_seat_keeper(app: Flask, client: Fla
         host + decide, data={"csrf_token": csrf, "decision": "forfeit"}, follow_redirects=True
     )
     assert "no longer waits for a decision" in again.get_data(as_text=True)
-    assert load(rt, game_id).active
+    assert rt.read_table(game_id).active
 
 
 def test_the_host_may_declare_a_forfeit(app: Flask, client: FlaskClient) -> None:
@@ -145,7 +144,7 @@ def test_the_host_may_declare_a_forfeit(app: Flask, client: FlaskClient) -> None
     play(rt, game_id, 0)
     beat(rt, clock, hours=25)
     assert post_form(client, host, timed_out_form(app, game_id), decision="forfeit").status_code == 303
-    assert load(rt, game_id).result == {"winners": [0], "forfeit": 1}
+    assert rt.read_table(game_id).result == {"winners": [0], "forfeit": 1}
     assert len(mails(app, kind="forfeit")) == 2
     assert "Let the seat-keeper play this move" not in client.get(host).get_data(as_text=True)
 
@@ -159,7 +158,7 @@ def test_a_seats_clock_starts_when_it_begins_to_owe(app: Flask) -> None:
     (first,) = to_act(rt, game_id)
     assert beat(rt, clock, hours=23, minutes=59).timeouts == 0  # the game is 27 h old, the move 24 h
     assert beat(rt, clock, minutes=2).timeouts == 1
-    assert load(rt, game_id).seats[first].keeper == SeatKeeper.STAND_IN
+    assert rt.read_table(game_id).seats[first].keeper == SeatKeeper.STAND_IN
 
 
 def test_when_every_seat_is_kept_the_game_plays_on_in_steps_of_the_beat(
@@ -170,7 +169,7 @@ def test_when_every_seat_is_kept_the_game_plays_on_in_steps_of_the_beat(
     game_id = new_game(rt, "red_black", people("Ann", "Bo"))
     assert beat(rt, clock, hours=25).timeouts == 2  # both silent: the seat-keeper keeps both seats
     runs = 0
-    while load(rt, game_id).active:
+    while rt.read_table(game_id).active:
         assert beat(rt, clock, minutes=1).automatic == 1  # the beat carries on where the last stopped
         runs += 1
     made = moves_by_origin(app, game_id)

@@ -9,7 +9,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po, write_po
 
 from service import create_app
-from service.games import Player, create_game
+from service.play.hosting import Player, create_game
 from tests.conftest import app_config
 from tests.helpers import mails, play_path
 

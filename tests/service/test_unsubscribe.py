@@ -11,11 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.digest import send_due_digests
-from service.games import Player, create_game, load, revoke_link
+from service.eventlog.models import OutboxMail
 from service.links import PlayerLink
-from service.models import OutboxMail
-from service.notify import wants_mail
+from service.mail.digest import send_due_digests
+from service.mail.drafting import wants_mail
+from service.play.hosting import Player, create_game, revoke_link
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, forms, mails, play_path
 from tests.smtp_sink import SmtpSink
@@ -40,7 +40,7 @@ def path(mail: OutboxMail) -> str:
 
 
 def notify_of(app: Flask, game_id: str, seat: int) -> str:
-    return load(app.extensions["pbem"], game_id).seats[seat].notify
+    return app.extensions["pbem"].read_table(game_id).seats[seat].notify
 
 
 def test_every_mail_carries_its_readers_unsubscribe_link(app: Flask) -> None:
@@ -115,7 +115,7 @@ def test_the_hosts_link_stops_host_notices_until_the_host_page_turns_them_on(
     host_mail = mails(app, kind="host")[0]
     done = client.post(path(host_mail), data=ONE_CLICK)
     assert done.status_code == 200 and "no more host notices" in done.get_data(as_text=True)
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     assert not table.record.host_notify
     assert not wants_mail(table, None, "report") and wants_mail(table, None, "host")
     assert [s.notify for s in table.seats] == ["turn", "turn"]  # the players' own settings stay
@@ -124,9 +124,9 @@ def test_the_hosts_link_stops_host_notices_until_the_host_page_turns_them_on(
     (form,) = [f for f in forms(page) if f.action.endswith("/notices")]
     assert client.post(form.action, data={**form.fields, "host_notify": "maybe"}).status_code == 400
     assert client.post(form.action, data={"host_notify": "on"}).status_code == 400  # no CSRF token
-    assert not load(rt, game_id).record.host_notify
+    assert not rt.read_table(game_id).record.host_notify
     assert client.post(form.action, data={**form.fields, "host_notify": "on"}).status_code == 303
-    assert load(rt, game_id).record.host_notify
+    assert rt.read_table(game_id).record.host_notify
 
 
 def test_the_digests_link_stops_the_addresses_digests(app: Flask, client: FlaskClient) -> None:

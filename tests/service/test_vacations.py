@@ -7,8 +7,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from service.models import Vacation
-from service.timeouts import ClockRun
+from service.eventlog.models import Vacation
+from service.play.timeouts import ClockRun
 from tests.helpers import mails, play_path, post_form
 from tests.service.turns import beat, new_game, people, play, stepping
 

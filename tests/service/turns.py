@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Flask
 
-from service.games import Player, TurnSettings, create_game, load
-from service.models import EventOrigin
-from service.moves import MoveOutcome, submit_move
+from service.eventlog.models import EventOrigin
+from service.eventlog.store import Table
+from service.play.hosting import Player, TurnSettings, create_game
+from service.play.moves import MoveOutcome, submit_move
+from service.play.timeouts import ClockRun, run_due_clocks
 from service.runtime import Runtime
-from service.store import Table
-from service.timeouts import ClockRun, run_due_clocks
 from tests.helpers import SteppingClock
 
 MONDAY = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -41,7 +41,7 @@ def new_game(
 
 def play(rt: Runtime, game_id: str, seat: int, action: dict[str, Any] | None = None) -> MoveOutcome:
     """The seat's move (its first legal one unless given), submitted on the current version."""
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     chosen = action or table.rules.legal_actions(table.state, seat)[0]
     return submit_move(rt, game_id, seat, table.version, chosen)
 
@@ -53,7 +53,7 @@ def beat(rt: Runtime, clock: SteppingClock, **step: float) -> ClockRun:
 
 
 def to_act(rt: Runtime, game_id: str) -> set[int]:
-    table = load(rt, game_id)
+    table = rt.read_table(game_id)
     return set(table.rules.to_act(table.state)) if table.active else set()
 
 

@@ -12,7 +12,7 @@ from flask import Flask
 from service import create_app
 from tests.conftest import app_config
 from tests.smtp_sink import SmtpSink
-from worker.process import WorkerDidNotStart, worker_process
+from tests.worker_process import WorkerDidNotStart, worker_process
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import time
 import pytest
 from flask import Flask
 
-from service.games import Player, create_game
-from service.models import MailStatus
+from service.eventlog.models import MailStatus
+from service.play.hosting import Player, create_game
+from service.tasks.jobs import send_digests
 from tests.helpers import mails, play_path
 from tests.smtp_sink import SmtpSink
-from worker.tasks import send_digests
 
 ANN = "ann@example.org"
 

@@ -15,9 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from rules.double_side import DECK
-from service.games import Player, create_game, load
-from service.models import MailStatus
-from service.turns import set_auto_play
+from service.eventlog.models import MailStatus
+from service.play.hosting import Player, create_game
+from service.play.settle import set_auto_play
 from tests.helpers import mails, move_form, play_path
 from tests.smtp_sink import SmtpSink
 
@@ -103,7 +103,7 @@ def test_three_players_with_trump_through_the_links(worker_app: Flask, smtp_sink
     # Round 2: Yellow trump (set aside), so Ann, leading, takes all 12: Bo and Cy score. Bo has 2.
     moves = play_by_page_links(client, links, ["G", "Y"])
     assert moves == 2 * (1 + 36)
-    game = load(worker_app.extensions["pbem"], game_id)
+    game = worker_app.extensions["pbem"].read_table(game_id)
     result = game.rules.result(game.state)
     assert result["winners"] == [1] and result["points"] == [0, 2, 1]
     assert [r["tricks"] for r in result["history"]] == [[0, 0, 12], [12, 0, 0]]
@@ -148,7 +148,7 @@ def test_four_players_without_trump_through_the_links(worker_app: Flask, smtp_si
         )
         moves += 1
     assert moves == 2 * 48
-    game = load(worker_app.extensions["pbem"], game_id)
+    game = worker_app.extensions["pbem"].read_table(game_id)
     result = game.rules.result(game.state)
     assert result["winners"] == [1, 2, 3] and result["points"] == [0, 2, 2, 2]
 

@@ -7,8 +7,8 @@ import random
 
 from flask import Flask
 
-from service.games import Player, create_game, load
-from service.models import MailStatus
+from service.eventlog.models import MailStatus
+from service.play.hosting import Player, create_game
 from tests.helpers import mails, moves_by_origin, play_path
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink
@@ -26,7 +26,7 @@ def play_whole_game(app: Flask, smtp_sink: SmtpSink, seats: int, options: dict, 
     game_id = create_game(rt, "dualis", players, Player("Host", "host@example.org"), options, seed=seed)
     links = [play_path(mails(app, to=e, kind="invitation")[0]) for e in EMAILS[:seats]]
     moves = play_by_api(app.test_client(), links, random.Random(seed))
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     result = game.rules.result(game.state)
     assert game.record.status == "finished" and result is not None
     made = moves_by_origin(app, game_id)

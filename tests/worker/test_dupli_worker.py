@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
 from rules.dupli import GAME
-from service.games import Player, create_game, load
-from service.models import EventRecord, MailStatus
+from service.eventlog.models import EventRecord, MailStatus
+from service.play.hosting import Player, create_game
 from tests.helpers import PLAY_LINK, mails
 from tests.service.play import play_by_api
 from tests.service.test_dupli_game import ANN, ANNS_CHARGE, BO, EMAILS, NAMES, OPENING, deck
@@ -86,7 +86,7 @@ def test_whole_game_through_the_mailed_links(worker_app: Flask, smtp_sink: SmtpS
     play_by_api(client, links, random.Random(seats))
 
     # The result is the one the rules give for the stored log, after four wars.
-    game = load(worker_app.extensions["pbem"], game_id)
+    game = worker_app.extensions["pbem"].read_table(game_id)
     assert game.record.status == "finished"
     final = GAME.view(GAME.fold(game.events), None)
     result = final["result"]

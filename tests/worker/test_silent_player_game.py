@@ -14,15 +14,14 @@ from pathlib import Path
 
 from flask import Flask
 
-from service.games import load
-from service.models import EventOrigin, MailStatus, SeatKeeper
+from service.eventlog.models import EventOrigin, MailStatus, SeatKeeper
 from service.runtime import Clock
+from service.tasks.jobs import run_clocks
 from tests.helpers import SteppingClock, mails, play_path, post_form
 from tests.service.play import play_by_api
 from tests.service.turns import assert_bot_moves_legal, beat, new_game, people, play, stepping, to_act
 from tests.smtp_sink import SmtpSink
 from tests.worker.test_worker import wait_until
-from worker.tasks import run_clocks
 
 CY = "cy@example.org"
 NAMES = ("ann", "bo")
@@ -38,7 +37,7 @@ def test_a_one_day_game_runs_to_its_end_with_one_player_silent(pg_app: Flask) ->
         run = beat(rt, clock, hours=1)  # the beat runs hourly; Ann and Bo answer within the hour
         reminded += [hour] * run.reminders
         taken_over += [hour] * run.timeouts
-        game = load(rt, game_id)
+        game = rt.read_table(game_id)
         if not game.active:
             break
         if returned is None and game.rules.view(game.state, 2)["war"] == 3:
@@ -47,9 +46,9 @@ def test_a_one_day_game_runs_to_its_end_with_one_player_silent(pg_app: Flask) ->
             returned = len(game.events)
         for seat in sorted(to_act(rt, game_id)):
             if seat != 2 or returned is not None:
-                game = load(rt, game_id)
+                game = rt.read_table(game_id)
                 play(rt, game_id, seat, rng.choice(game.rules.legal_actions(game.state, seat)))
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     assert game.record.status == "finished" and returned is not None
     assert reminded == [12] and taken_over == [24]  # on time, and once each
     assert [m.to_email for m in mails(pg_app, kind="reminder")] == [CY]
@@ -85,7 +84,7 @@ def test_the_beat_task_on_the_real_worker_hands_a_silent_seat_to_the_seat_keeper
         run_clocks.delay()
     log = tmp_path / "worker.log"
     wait_until(lambda: _clock_runs_done(log) == 3)
-    assert load(rt, game_id).seats[0].keeper == SeatKeeper.STAND_IN
+    assert rt.read_table(game_id).seats[0].keeper == SeatKeeper.STAND_IN
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
     assert len(smtp_sink.collector.to("ann@example.org")) == 2  # the invitation, and the seat-keeper
     subjects = [(m["To"], subject(m)) for m in smtp_sink.collector.messages]
@@ -96,7 +95,7 @@ def test_the_beat_task_on_the_real_worker_hands_a_silent_seat_to_the_seat_keeper
 
     assert post_form(client, ann, "/seat").status_code == 303
     play_by_api(client, [ann, bo], random.Random(5))
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     assert game.record.status == "finished"
     ann_moves = [game.origins[i] for i, a in enumerate(game.actors) if a == 0 and game.starts_move(i)]
     assert ann_moves[0] == EventOrigin.BOT and EventOrigin.PLAYER in ann_moves

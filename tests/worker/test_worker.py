@@ -9,9 +9,9 @@ import time
 from flask import Flask
 from sqlmodel import Session, select
 
-from service.games import Player, create_game, load
-from service.models import CommandRecord, CommandStatus, EventRecord, MailStatus
-from service.moves import apply_command
+from service.eventlog.models import CommandRecord, CommandStatus, EventRecord, MailStatus
+from service.play.hosting import Player, create_game
+from service.play.moves import apply_command
 from tests.helpers import mails, play_path
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink
@@ -40,7 +40,7 @@ def new_game(app: Flask, seed: int) -> tuple[str, list[str]]:
 def test_worker_plays_a_whole_game_and_delivers_every_mail(worker_app: Flask, smtp_sink: SmtpSink) -> None:
     game_id, links = new_game(worker_app, seed=21)
     play_by_api(worker_app.test_client(), links, random.Random(3))
-    assert load(worker_app.extensions["pbem"], game_id).record.status == "finished"
+    assert worker_app.extensions["pbem"].read_table(game_id).record.status == "finished"
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
     assert len(smtp_sink.collector.messages) == len(mails(worker_app))
     over = [m for m in smtp_sink.collector.messages if "game over" in m["Subject"]]
@@ -75,14 +75,14 @@ def test_simultaneous_camp_cards_both_apply_exactly_once(worker_app: Flask) -> N
         commands = session.exec(select(CommandRecord).where(CommandRecord.game_id == game_id)).all()
     assert sorted(e.seat for e in placed) == [0, 1]
     assert [c.status for c in commands] == [CommandStatus.ACCEPTED] * 2
-    game = load(worker_app.extensions["pbem"], game_id)
+    game = worker_app.extensions["pbem"].read_table(game_id)
     assert game.rules.view(game.state, None)["phase"] == "play"
 
 
 def test_a_command_run_twice_at_once_applies_once(worker_app: Flask) -> None:
     game_id, _ = new_game(worker_app, seed=6)
     rt = worker_app.extensions["pbem"]
-    game = load(rt, game_id)
+    game = rt.read_table(game_id)
     action = game.rules.legal_actions(game.state, 0)[0]
     with Session(rt.engine, expire_on_commit=False) as session:
         command = CommandRecord(game_id=game_id, seat=0, seq=game.version, action=action, key="twice")
@@ -100,7 +100,7 @@ def test_a_command_run_twice_at_once_applies_once(worker_app: Flask) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert load(rt, game_id).version == game.version + 1
+    assert rt.read_table(game_id).version == game.version + 1
 
 
 def test_mail_is_redelivered_after_the_smtp_server_was_down(worker_app: Flask, smtp_sink: SmtpSink) -> None:

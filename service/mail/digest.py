@@ -1,0 +1,165 @@
+"""The daily digest: one mail a day per address, at DIGEST_HOUR in the reader's time zone, listing
+every running game that waits on a seat of that address in "digest" mode, with what happened since
+the seat's last move and its link.
+
+Exactly once: each digest is a row unique per (address, local day), written in the same transaction
+as its mail, so an overlapping or repeated run fails on the constraint and drafts nothing. After
+downtime the first run catches up with one digest for the current day, not one per missed day. A day
+on which nothing waits still gets its row (without a mail): the digest keeps to its hour rather than
+following the first move after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from flask_babel import ngettext
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from service.eventlog.models import DigestRecord, GameRecord, GameStatus, NotifyMode, OutboxMail, SeatRecord
+from service.eventlog.store import Table, load_table
+from service.links import DigestLink
+from service.mail.drafting import (
+    game_title,
+    lines_since_last_move,
+    new_message_id,
+    outbox_row,
+    player_url,
+    unsubscribe_url,
+)
+from service.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class DueDigest:
+    """An address whose digest for `day` (its local day) has not been written yet."""
+
+    email: str  # lower-cased
+    day: date
+    seats: tuple[tuple[str, int], ...]  # (game id, seat) in digest mode, newest game first
+
+
+@dataclass(frozen=True)
+class DigestGame:
+    """One waiting game as the digest lists it."""
+
+    title: str
+    link: str
+    lines: list[str]
+
+
+def address_zone(seats: list[tuple[SeatRecord, str]]) -> ZoneInfo:
+    """An address's time zone: the one its player chose on their newest game that has one, else the
+    newest game's own zone (seats newest first, each with its game's zone)."""
+    chosen = next((seat.timezone for seat, _ in seats if seat.timezone), "")
+    return ZoneInfo(chosen or seats[0][1])
+
+
+def due_digests(rt: Runtime) -> list[DueDigest]:
+    """Addresses with a seat in digest mode in a running game, past DIGEST_HOUR of their local day,
+    whose digest for that day (or a later one, after a change of zone) is not written yet."""
+    now = rt.clock.now()
+    with Session(rt.engine) as session:
+        seats = session.exec(
+            select(SeatRecord, GameRecord.timezone)
+            .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
+            .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
+            .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
+        ).all()
+        by_address: dict[str, list[tuple[SeatRecord, str]]] = {}
+        for seat, game_zone in seats:
+            by_address.setdefault(seat.email.strip().lower(), []).append((seat, game_zone))
+        today: dict[str, date] = {}
+        for email, address_seats in by_address.items():
+            local = now.astimezone(address_zone(address_seats))
+            if local.hour >= rt.settings["DIGEST_HOUR"]:
+                today[email] = local.date()
+        if not today:
+            return []
+        latest = dict(
+            session.exec(
+                select(DigestRecord.email, func.max(DigestRecord.day))
+                .where(col(DigestRecord.email).in_(today))
+                .group_by(col(DigestRecord.email))
+            ).all()
+        )
+    return [
+        DueDigest(email, day, tuple((seat.game_id, seat.seat) for seat, _ in by_address[email]))
+        for email, day in today.items()
+        if email not in latest or latest[email] < day
+    ]
+
+
+def draft_digest(rt: Runtime, due: DueDigest) -> int | None:
+    """Write an address's digest row for its day and, if a game waits, its mail, in one transaction.
+    The mail's id; None when nothing waits or that day's digest was written already."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        record = DigestRecord(email=due.email, day=due.day, created_at=rt.clock.now())
+        session.add(record)
+        try:
+            session.flush()
+        except IntegrityError:  # another run wrote this day's digest first
+            session.rollback()
+            return None
+        tables = {game_id: load_table(session, game_id, rt.cache) for game_id, _ in due.seats}
+        waiting = [
+            (tables[game_id], seat) for game_id, seat in due.seats if _waits(tables[game_id], seat, due)
+        ]
+        assert record.id is not None
+        mail = digest_mail(rt, due, record.id, waiting) if waiting else None
+        if mail is not None:
+            session.add(mail)
+            session.flush()
+            record.mail_id = mail.id
+            session.add(record)
+        session.commit()
+        return mail.id if mail else None
+
+
+def _waits(table: Table, seat: int, due: DueDigest) -> bool:
+    """Whether the game waits on this seat, still of this address and in digest mode."""
+    record = table.seats[seat]
+    return (
+        table.active
+        and record.notify == NotifyMode.DIGEST
+        and record.email.strip().lower() == due.email
+        and seat in table.rules.to_act(table.state)
+    )
+
+
+def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]]) -> OutboxMail:
+    """The digest mail listing the waiting games (newest first), addressed as the newest seat is."""
+    games = [
+        DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(table, seat))
+        for table, seat in waiting
+    ]
+    first = waiting[0][0].seats[waiting[0][1]]
+    subject = ngettext(
+        "Your daily digest: %(num)d game waits for your move",
+        "Your daily digest: %(num)d games wait for your move",
+        len(games),
+    )
+    message_id = new_message_id(rt, f"digest.{due.day.isoformat()}")
+    mail = OutboxMail(
+        game_id=None,
+        kind="digest",
+        seat=None,
+        to_name=first.name,
+        to_email=first.email,
+        subject=subject,
+        message_id=message_id,
+        thread_id=message_id,
+        unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
+    )
+    return outbox_row(rt, mail, {"games": games})
+
+
+def send_due_digests(rt: Runtime) -> int:
+    """Draft every digest now due and hand the mails to delivery; how many mails were drafted."""
+    mail_ids = [mail_id for due in due_digests(rt) if (mail_id := draft_digest(rt, due)) is not None]
+    rt.dispatch.send_mails(mail_ids)
+    return len(mail_ids)

@@ -1,0 +1,260 @@
+"""Mail drafts written to the outbox in the same transaction as the events that cause them.
+
+Mail bodies come only from `describe(event, seat)` and links: never from a state or another seat's
+view, so a mail cannot carry a card its reader may not see.
+
+Which mails a reader gets is decided in one place, `wants_mail`: nudges about play follow the
+reader's choice, mails about the game's life always go. Every mail carries its reader's unsubscribe
+link (in the footer and, at delivery, in the List-Unsubscribe header).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask import render_template
+from flask_babel import lazy_gettext as _l
+
+from rules.base import N_
+from service.catalog import entry
+from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
+from service.eventlog.store import Table
+from service.i18n import say
+from service.links import GameLink, MailReader, PlayerLink
+from service.replay.fairness import game_commitment
+from service.runtime import Runtime
+
+SUBJECTS = {
+    "invitation": _l("%(title)s: you are invited"),
+    "host": _l("%(title)s: your game is set up"),
+    "your_turn": _l("%(title)s: your move"),
+    "report": _l("%(title)s: what happened"),
+    "game_over": _l("%(title)s: game over"),
+    "link_resent": _l("%(title)s: your link"),
+    "link_reissued": _l("%(title)s: your new link"),
+    "game_cancelled": _l("%(title)s: game cancelled"),
+    "reminder": _l("Reminder: your move in %(title)s — due %(due)s"),
+    "seat_keeper": _l("%(title)s: the seat-keeper is playing for you"),
+    "auto_played": _l("%(title)s: your only legal move was played for you"),
+    "forfeit": _l("%(title)s: game over, %(name)s forfeited"),
+    "host_asked": _l("%(title)s: %(name)s ran out of time"),
+    "deadline_extended": _l("%(title)s: more time for your move"),
+    "vacation": _l("%(title)s: %(name)s is away"),
+    "vacation_ended": _l("%(title)s: %(name)s is back"),
+}
+MARKS = {
+    EventOrigin.BOT: N_("%(line)s (played by the seat-keeper)"),
+    EventOrigin.AUTO: N_("%(line)s (played for you: it was your only legal move)"),
+}
+MAX_LINES = 60
+# Nudges about play: a seat gets them only in the "turn" mode (in "digest" mode the daily digest
+# tells the same), the host only while its notices are on. Every other kind is about the game's life
+# (invitation, setup, game over, a link resent or reissued, cancellation, the seat-keeper taking a
+# seat, a forfeit, the host asked to decide, more time given) and always goes.
+TURN_NUDGES = frozenset({"your_turn", "report", "reminder", "auto_played", "vacation", "vacation_ended"})
+
+
+def wants_mail(table: Table, seat: int | None, kind: str) -> bool:
+    """Whether a seat (or the host when seat is None) is sent a mail of this kind."""
+    if kind not in TURN_NUDGES:
+        return True
+    if seat is None:
+        return table.record.host_notify
+    return table.seats[seat].notify == NotifyMode.TURN
+
+
+def game_title(table: Table) -> str:
+    """How mails and pages name a game: the game and its players."""
+    return f"{entry(table.record.game).title} · {', '.join(table.names)}"
+
+
+def player_url(rt: Runtime, table: Table, seat: int) -> str:
+    """A seat's current personal link, absolute."""
+    record = table.seats[seat]
+    return rt.link(f"/play/{rt.signer.player_token(table.game_id, seat, record.key_version)}")
+
+
+def replay_url(rt: Runtime, table: Table, seat: int) -> str:
+    """A seat's replay of the game (every card face up once the game is over), absolute."""
+    return player_url(rt, table, seat) + "/replay"
+
+
+def watch_url(rt: Runtime, table: Table) -> str:
+    """The game's spectator link (public information only), which the host may share, absolute."""
+    return rt.link(f"/watch/{rt.signer.watch_token(table.game_id, table.record.watch_key_version)}")
+
+
+def public_replay_url(rt: Runtime, table: Table) -> str:
+    """The finished game's public replay (open only if the host allows it), absolute."""
+    return rt.link(f"/game/{table.game_id}/replay")
+
+
+def host_url(rt: Runtime, table: Table) -> str:
+    """The host's management link, absolute."""
+    return rt.link(f"/host/{rt.signer.host_token(table.game_id, table.record.host_key_version)}")
+
+
+def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
+    """The absolute unsubscribe link of a mail to `reader`."""
+    return rt.link(f"/unsubscribe/{rt.signer.unsubscribe_token(reader)}")
+
+
+def reader_of(table: Table, seat: int | None) -> MailReader:
+    """Who a mail about this game is for: a seat with its current key, or the game's host."""
+    if seat is None:
+        return GameLink(table.game_id, table.record.host_key_version)
+    return PlayerLink(table.game_id, seat, table.seats[seat].key_version)
+
+
+def mailed_seats(table: Table) -> list[SeatRecord]:
+    """The seats that belong to people (a bot seat has nobody to mail)."""
+    return [seat for seat in table.seats if seat.keeper != SeatKeeper.BOT]
+
+
+def lines_since_last_move(table: Table, seat: int) -> list[str]:
+    """What this seat may know of everything after the last move it made by hand, in words: that
+    move itself is left out, what it caused (a trick won, a new deal) is told. Moves the seat-keeper
+    made are marked for everyone; a move auto-play made is marked for its own seat only (to others
+    it would tell that it was the only legal one, which they may not know)."""
+
+    def by_hand(index: int) -> bool:
+        return table.actors[index] == seat and table.origins[index] == EventOrigin.PLAYER
+
+    start = 0
+    for index in range(len(table.actors) - 1, -1, -1):
+        if by_hand(index) and (index == 0 or not by_hand(index - 1)):
+            start = index + 1  # just after the first event of this seat's last move by hand
+            break
+    rules = table.rules
+    lines = []
+    for index in range(start, len(table.events)):
+        # As the replay tells it: a trick collected face down by now stays face down in mail too
+        # (the seat-keeper may have played many tricks since this seat's last move by hand).
+        line = rules.replay_describe(table.events[index], seat, table.names, table.state)
+        if line is None:
+            continue
+        origin = table.origins[index]
+        marked = origin == EventOrigin.BOT or (origin == EventOrigin.AUTO and table.actors[index] == seat)
+        if marked and table.starts_move(index):
+            line = (MARKS[origin], {"line": say(line)})
+        lines.append(say(line))
+    return lines[-MAX_LINES:]
+
+
+def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: dict[str, Any]) -> OutboxMail:
+    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now."""
+    if seat is None:
+        to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
+    else:
+        assert table.seats[seat].keeper != SeatKeeper.BOT, "a bot seat has nobody to mail"
+        to_name, to_email, who = table.seats[seat].name, table.seats[seat].email, f"seat{seat}"
+    domain = rt.settings["MAIL_DOMAIN"]
+    thread_id = f"<{table.game_id}.{who}@{domain}>"
+    message_id = thread_id if kind in ("invitation", "host") else new_message_id(rt, table.game_id)
+    title = game_title(table)
+    values = {
+        "title": title,
+        "game_name": entry(table.record.game).title,
+        "table": table,
+        "names": table.names,
+        "seat": seat,
+        "overview": rt.link(f"/game/{table.game_id}"),
+        **context,
+    }
+    return outbox_row(
+        rt,
+        OutboxMail(
+            game_id=table.game_id,
+            kind=kind,
+            seat=seat,
+            to_name=to_name,
+            to_email=to_email,
+            subject=str(SUBJECTS[kind]) % values,
+            message_id=message_id,
+            thread_id=thread_id,
+            unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
+        ),
+        values,
+    )
+
+
+def new_message_id(rt: Runtime, prefix: str) -> str:
+    """A fresh Message-ID under MAIL_DOMAIN."""
+    return f"<{prefix}.{uuid.uuid4().hex}@{rt.settings['MAIL_DOMAIN']}>"
+
+
+def outbox_row(rt: Runtime, mail: OutboxMail, values: dict[str, Any]) -> OutboxMail:
+    """`mail` (headers set) with its text and HTML bodies rendered from `mail/<kind>.*`, ready to store."""
+    values = {"to_name": mail.to_name, "unsubscribe": mail.unsubscribe_url, **values}
+    mail.text_body = render_template(f"mail/{mail.kind}.txt", **values)
+    mail.html_body = render_template(f"mail/{mail.kind}.html", **values)
+    mail.status = MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT
+    return mail
+
+
+def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
+    """Each player's invitation with their link, and the host's management link."""
+    to_act = table.rules.to_act(table.state)
+    mails = [
+        draft_mail(
+            rt,
+            table,
+            "invitation",
+            seat.seat,
+            {
+                "link": player_url(rt, table, seat.seat),
+                "your_move": seat.seat in to_act,
+                "lines": lines_since_last_move(table, seat.seat),
+                "commitment": game_commitment(table),
+            },
+        )
+        for seat in mailed_seats(table)
+    ]
+    mails.append(draft_mail(rt, table, "host", None, {"link": host_url(rt, table)}))
+    return mails
+
+
+def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMail]:
+    """The mails that the moves from `before` to `after` cause, at most one per person: game over to
+    everyone; else "your move" to each seat that now owes a move and did not already (or that moved
+    meanwhile), "played for you" to a seat auto-play moved for, and a report to everyone when the
+    game's report events happened. A seat the seat-keeper plays for is never asked to move."""
+    if after.result is not None:
+        return [
+            draft_mail(
+                rt,
+                after,
+                "game_over",
+                seat.seat,
+                {
+                    "link": player_url(rt, after, seat.seat),
+                    "replay": replay_url(rt, after, seat.seat),
+                    "lines": lines_since_last_move(after, seat.seat),
+                    "winners": [after.names[w] for w in after.result["winners"]],
+                },
+            )
+            for seat in mailed_seats(after)
+        ]
+    rules = after.rules
+    new = range(before.version, after.version)
+    moved = {after.actors[i] for i in new}
+    auto_played = {after.actors[i] for i in new if after.origins[i] == EventOrigin.AUTO}
+    waiting_before = rules.to_act(before.state)
+    owing = {s for s in rules.to_act(after.state) if s not in waiting_before or s in moved}
+    reported = bool({after.events[i]["type"] for i in new} & entry(after.record.game).report_events)
+    mails = []
+    for seat in mailed_seats(after):
+        if seat.seat in owing and seat.keeper == SeatKeeper.PLAYER:
+            kind = "your_turn"
+        elif seat.seat in auto_played:
+            kind = "auto_played"
+        elif reported:
+            kind = "report"
+        else:
+            continue
+        if not wants_mail(after, seat.seat, kind):
+            continue
+        context = {"link": player_url(rt, after, seat.seat), "lines": lines_since_last_move(after, seat.seat)}
+        mails.append(draft_mail(rt, after, kind, seat.seat, context))
+    return mails

@@ -1,0 +1,184 @@
+"""Moves: a seat's action submitted (web side) and decided (worker side).
+
+`submit_move` checks what can be checked at once (link seat, staleness, the rules' verdict on the
+current log), stores a pending command and asks the worker to apply it. `apply_command` is the one
+place a player's move changes a game: lock the game, load, fold, decide with the rules, append with
+the expected version, then the automatic moves, clocks and outbox rows that follow, all in one
+transaction, retried on a version conflict. The same command never applies twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from rules import IllegalAction
+from rules.base import N_, Message
+from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, SeatKeeper
+from service.eventlog.store import Table, VersionConflict, append_move, load_table, lock_game
+from service.play.settle import finish_moves
+from service.runtime import Runtime
+
+CONFLICT_RETRIES = 20
+
+
+class MoveStatus:
+    ACCEPTED = "accepted"
+    PENDING = "pending"
+    REJECTED = "rejected"
+    STALE = "stale"
+    DUPLICATE = "duplicate"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What became of a submitted move, with a message for the player."""
+
+    status: str
+    message: Message | None = None
+    command_id: int | None = None
+
+
+def command_key(seat: int, seq: int, action: dict[str, Any]) -> str:
+    """The identity of a submission: the same seat, version and action is the same move."""
+    text = json.dumps({"seat": seat, "seq": seq, "action": action}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def is_stale(table: Table, seat: int, seq: int) -> bool:
+    """Whether a move rendered at `seq` was made on a picture that has since changed for this seat.
+
+    A move is stale when the game moved on and this seat's legal actions changed meanwhile. Another
+    seat's hidden simultaneous choice advances the log but leaves this seat's choice intact.
+    """
+    if seq == table.version:
+        return False
+    rules = table.rules
+    then = rules.fold(table.events[:seq])
+    return rules.legal_actions(then, seat) != rules.legal_actions(table.state, seat)
+
+
+def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict] | MoveOutcome:
+    """The events a move causes on this table, or the outcome that refuses it."""
+    if not table.active:
+        return MoveOutcome(MoveStatus.CLOSED, (N_("This game is no longer running."), {}))
+    if not 0 <= seq <= table.version:
+        return MoveOutcome(MoveStatus.REJECTED, (N_("That move names a version this game never had."), {}))
+    if is_stale(table, seat, seq):
+        return MoveOutcome(MoveStatus.STALE, (N_("The game moved on: here is the fresh page."), {}))
+    try:
+        return table.rules.act(table.state, seat, action)
+    except IllegalAction as refusal:
+        return MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
+
+
+def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any]) -> MoveOutcome:
+    """Check a move against the current log, store it as a pending command and dispatch it."""
+    key = command_key(seat, seq, action)
+    with Session(rt.engine, expire_on_commit=False) as session:
+        earlier = session.exec(
+            select(CommandRecord).where(CommandRecord.game_id == game_id, CommandRecord.key == key)
+        ).first()
+        if earlier is not None:
+            return _outcome_of(earlier, replayed=True)
+        table = load_table(session, game_id, rt.cache)
+        verdict = decide(table, seat, seq, action)
+        if isinstance(verdict, MoveOutcome):
+            return verdict
+        command = CommandRecord(game_id=game_id, seat=seat, seq=seq, action=action, key=key)
+        session.add(command)
+        try:
+            session.commit()
+        except IntegrityError:  # the same move submitted twice at the same instant
+            session.rollback()
+            return MoveOutcome(MoveStatus.DUPLICATE, (N_("This move was already submitted."), {}))
+        command_id = command.id
+    assert command_id is not None
+    rt.dispatch.apply_move(command_id)
+    return wait_for_command(rt, command_id)
+
+
+def wait_for_command(rt: Runtime, command_id: int) -> MoveOutcome:
+    """The command's outcome, waiting briefly for a worker (at once when tasks run in-process)."""
+    deadline = rt.clock.monotonic() + rt.settings["MOVE_WAIT_SECONDS"]
+    pause = 0.002  # short at first: a worker usually decides within milliseconds
+    while True:
+        with Session(rt.engine) as session:
+            command = session.get(CommandRecord, command_id)
+            assert command is not None
+            if command.status != CommandStatus.PENDING or rt.clock.monotonic() >= deadline:
+                return _outcome_of(command, replayed=False)
+        rt.clock.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
+def command_outcome(rt: Runtime, game_id: str, seat: int, command_id: int) -> MoveOutcome | None:
+    """The outcome of one of this seat's commands, or None if it is not theirs."""
+    with Session(rt.engine) as session:
+        command = session.get(CommandRecord, command_id)
+        if command is None or command.game_id != game_id or command.seat != seat:
+            return None
+        return _outcome_of(command, replayed=False)
+
+
+def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
+    if command.status == CommandStatus.PENDING:
+        message = (N_("Your move is being played; the page will refresh."), {})
+        return MoveOutcome(MoveStatus.PENDING, message, command.id)
+    if command.status == CommandStatus.REJECTED:
+        reason = json.loads(command.reason or "{}")
+        message = (reason.get("msgid", N_("The move was refused.")), reason.get("params", {}))
+        return MoveOutcome(reason.get("status", MoveStatus.REJECTED), message, command.id)
+    if replayed:
+        return MoveOutcome(MoveStatus.DUPLICATE, (N_("This move was already played."), {}), command.id)
+    return MoveOutcome(MoveStatus.ACCEPTED, (N_("Your move was played."), {}), command.id)
+
+
+def apply_command(rt: Runtime, command_id: int) -> str:
+    """Decide a pending command and, if legal, append its events, the automatic moves that follow and
+    the mails they cause in one transaction. Idempotent: a decided command is left alone. Returns the
+    command's status."""
+    for _ in range(CONFLICT_RETRIES):
+        new_mail_ids: list[int] = []
+        try:
+            with Session(rt.engine, expire_on_commit=False) as session:
+                command = session.get(CommandRecord, command_id)
+                if command is None:
+                    return CommandStatus.REJECTED
+                lock_game(session, command.game_id)
+                session.refresh(command)  # another worker may have decided it while we waited
+                if command.status != CommandStatus.PENDING:
+                    return command.status
+                before = load_table(session, command.game_id, rt.cache)
+                verdict = decide(before, command.seat, command.seq, command.action)
+                now = rt.clock.now()
+                command.decided_at = now
+                if isinstance(verdict, MoveOutcome):
+                    command.status = CommandStatus.REJECTED
+                    msgid, params = verdict.message or (N_("The move was refused."), {})
+                    command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
+                    session.commit()
+                    return command.status
+                after = append_move(
+                    session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now
+                )
+                seat = before.seats[command.seat]
+                if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
+                    seat.keeper = SeatKeeper.PLAYER
+                    session.add(seat)
+                _, mails = finish_moves(rt, session, before, after, now)
+                command.status = CommandStatus.ACCEPTED
+                session.add(command)
+                session.commit()
+                new_mail_ids = [mail.id for mail in mails if mail.id is not None]
+        except VersionConflict:
+            continue
+        rt.dispatch.send_mails(new_mail_ids)
+        return CommandStatus.ACCEPTED
+    raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")

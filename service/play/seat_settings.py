@@ -1,0 +1,56 @@
+"""A player's own settings on their seat (how they hear of their turns, their time zone), and the
+host's notices switch: read, checked and saved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlmodel import Session
+
+from service.eventlog.models import NotifyMode, SeatRecord
+from service.runtime import Runtime
+from service.zones import is_zone
+
+NOTIFY_MODES = (NotifyMode.TURN, NotifyMode.DIGEST, NotifyMode.NONE)
+
+
+class SettingsRefused(ValueError):
+    """Settings that cannot be saved; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class SeatSettings:
+    notify: str  # one of NOTIFY_MODES
+    timezone: str  # an IANA name, or "" for the default zone
+
+    @classmethod
+    def of(cls, seat: SeatRecord) -> SeatSettings:
+        """A seat's current settings."""
+        return cls(seat.notify, seat.timezone)
+
+    def as_json(self) -> dict[str, str]:
+        return {"notify": self.notify, "timezone": self.timezone}
+
+
+def checked_settings(notify: Any, timezone: Any) -> SeatSettings:
+    """Settings from untrusted input; SettingsRefused with a clear message for a bad mode or zone."""
+    if notify not in NOTIFY_MODES:
+        raise SettingsRefused(_("Choose how to hear of your turns: each turn, a daily digest, or none."))
+    if not isinstance(timezone, str) or (timezone and not is_zone(timezone)):
+        raise SettingsRefused(
+            _("%(zone)s is not a time zone we know. Choose one from the list.", zone=str(timezone)[:64])
+        )
+    return SeatSettings(notify, timezone)
+
+
+def save_seat_settings(rt: Runtime, game_id: str, seat: int, settings: SeatSettings) -> None:
+    """Store a seat's settings."""
+    with Session(rt.engine) as session:
+        record = session.get(SeatRecord, (game_id, seat))
+        if record is None:
+            raise LookupError(f"game {game_id} has no seat {seat}")
+        record.notify, record.timezone = settings.notify, settings.timezone
+        session.add(record)
+        session.commit()

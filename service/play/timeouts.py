@@ -1,0 +1,184 @@
+"""The beat task's work: the reminders and timeouts of turn clocks that fell due, and the host's
+decision when a game asks the host about a player out of time.
+
+`run_due_clocks` finds the due clocks with one query, then handles each game in its own transaction
+under the game's lock, taken with SKIP LOCKED on PostgreSQL: two runs at once share the games
+instead of handling one twice, and a game busy with a move is simply looked at again next run.
+What was done is marked on the clock row in the same transaction as the mails and moves it caused,
+so each reminder and each timeout happens exactly once, however often the task runs.
+
+Catching up after the beat was down: a reminder is sent only while its deadline is still ahead; a
+clock already past its deadline goes straight to the timeout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import ColumnElement
+from sqlmodel import Session, and_, col, or_, select
+
+from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
+from service.eventlog.store import Table, load_table, lock_game
+from service.localtime import format_time, zone_name
+from service.mail.drafting import draft_mail, host_url, lines_since_last_move, player_url, wants_mail
+from service.play.automatic import play_for
+from service.play.clocks import sync_clocks
+from service.play.settle import finish_moves, forfeit, in_game
+from service.runtime import Runtime
+
+GRANTABLE_DAYS = (1, 2, 3, 7)
+
+
+class HostDecision:
+    """What the host may decide for a player out of time (timeout policy "host")."""
+
+    KEEPER = "keeper"  # the seat-keeper plays this move
+    FORFEIT = "forfeit"  # the player forfeits
+    MORE_TIME = "more_time"  # a fresh clock of some days for this move
+
+
+@dataclass
+class ClockRun:
+    """What one run of the beat task did."""
+
+    reminders: int = 0
+    timeouts: int = 0
+    automatic: int = 0  # games whose left-over automatic moves were played
+
+
+def remind_due(now: datetime) -> ColumnElement[bool]:
+    """A clock whose reminder is due and still useful (its deadline is ahead)."""
+    return and_(
+        col(TurnClock.remind_at) <= now, col(TurnClock.reminded_at).is_(None), col(TurnClock.due_at) > now
+    )
+
+
+def timeout_due(now: datetime) -> ColumnElement[bool]:
+    """A clock past its deadline that has not timed out yet."""
+    return and_(col(TurnClock.due_at) <= now, col(TurnClock.timed_out_at).is_(None))
+
+
+def due_clocks(
+    session: Session, now: datetime, game_id: str | None = None, limit: int = 500
+) -> list[TurnClock]:
+    """Open clocks with something to do now: a reminder, a timeout, or an automatic move left over."""
+    query = select(TurnClock).where(
+        col(TurnClock.settled_at).is_(None), or_(remind_due(now), timeout_due(now), col(TurnClock.automatic))
+    )
+    if game_id is not None:
+        query = query.where(TurnClock.game_id == game_id)
+    return list(session.exec(query.order_by(col(TurnClock.id)).limit(limit)).all())
+
+
+def run_due_clocks(rt: Runtime) -> ClockRun:
+    """Send the due reminders and act on the due timeouts, each exactly once."""
+    now = rt.clock.now()
+    with Session(rt.engine) as session:
+        game_ids = list(dict.fromkeys(clock.game_id for clock in due_clocks(session, now)))
+    run = ClockRun()
+    for game_id in game_ids:
+        _run_game(rt, game_id, now, run)
+    return run
+
+
+def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
+    """One game's due clocks, in one transaction under its lock."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        if not lock_game(session, game_id, wait=False):
+            return
+        table = load_table(session, game_id, rt.cache)
+        mails: list[OutboxMail] = []
+        for clock in due_clocks(session, now, game_id):
+            if clock.settled_at is not None or not table.active:
+                continue  # an earlier action of this run settled it, or ended the game
+            if clock.automatic:
+                table, more = finish_moves(rt, session, table, table, now)
+                run.automatic += 1
+            elif clock.due_at is not None and clock.due_at <= now:
+                clock.timed_out_at = now
+                session.add(clock)
+                table, more = _time_out(rt, session, table, clock.seat, now)
+                run.timeouts += 1
+            else:
+                clock.reminded_at = now
+                session.add(clock)
+                more = [_reminder(rt, table, clock)] if wants_mail(table, clock.seat, "reminder") else []
+                run.reminders += 1
+            session.add_all(more)
+            mails += more
+        session.commit()
+        mail_ids = [mail.id for mail in mails if mail.id is not None]
+    rt.dispatch.send_mails(mail_ids)
+
+
+def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail:
+    assert clock.due_at is not None
+    context = {
+        "link": player_url(rt, table, clock.seat),
+        "due": format_time(clock.due_at, zone_name(table, clock.seat)),
+        "lines": lines_since_last_move(table, clock.seat),
+    }
+    return draft_mail(rt, table, "reminder", clock.seat, context)
+
+
+def _time_out(
+    rt: Runtime, session: Session, table: Table, seat: int, now: datetime
+) -> tuple[Table, list[OutboxMail]]:
+    """The game's timeout policy for a seat out of time."""
+    policy = table.record.timeout
+    if policy == TimeoutPolicy.FORFEIT:
+        return table, forfeit(rt, session, table, seat)
+    if policy == TimeoutPolicy.HOST:
+        context = {"link": host_url(rt, table), "name": table.names[seat]}
+        return table, [draft_mail(rt, table, "host_asked", None, context)]
+    record = table.seats[seat]
+    record.keeper = SeatKeeper.STAND_IN
+    session.add(record)
+    after, mails = finish_moves(rt, session, table, table, now)
+    context = {"link": player_url(rt, after, seat), "lines": lines_since_last_move(after, seat)}
+    return after, [*mails, draft_mail(rt, after, "seat_keeper", seat, context)]
+
+
+def timed_out_clocks(session: Session, game_id: str) -> list[TurnClock]:
+    """The game's players out of time who wait for the host's decision."""
+    query = select(TurnClock).where(
+        TurnClock.game_id == game_id,
+        col(TurnClock.settled_at).is_(None),
+        col(TurnClock.timed_out_at).is_not(None),
+    )
+    return list(session.exec(query.order_by(col(TurnClock.seat))).all())
+
+
+def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: str, days: int = 0) -> bool:
+    """Carry out the host's decision for a player out of time; False if that clock no longer waits
+    for one (the player moved meanwhile, or the game ended)."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        clock = session.get(TurnClock, clock_id)
+        if clock is None or clock.game_id != game_id or clock.timed_out_at is None or clock.settled_at:
+            return False, []
+        now = rt.clock.now()
+        if decision == HostDecision.FORFEIT:
+            return True, forfeit(rt, session, table, clock.seat)
+        if decision == HostDecision.KEEPER:
+            after = play_for(session, table, clock.seat, EventOrigin.BOT, now)
+            return True, finish_moves(rt, session, table, after, now)[1]
+        clock.granted_at, clock.granted_days, clock.timed_out_at = now, days, None
+        session.add(clock)
+        sync_clocks(session, table, now)
+        assert clock.due_at is not None
+        context = {
+            "link": player_url(rt, table, clock.seat),
+            "due": format_time(clock.due_at, zone_name(table, clock.seat)),
+        }
+        mail = draft_mail(rt, table, "deadline_extended", clock.seat, context)
+        session.add(mail)
+        return True, [mail]
+
+    if decision not in (HostDecision.KEEPER, HostDecision.FORFEIT, HostDecision.MORE_TIME):
+        raise ValueError(f"unknown decision {decision!r}")
+    if decision == HostDecision.MORE_TIME and days not in GRANTABLE_DAYS:
+        raise ValueError(f"more time is {', '.join(map(str, GRANTABLE_DAYS))} days")
+    return in_game(rt, game_id, change)

@@ -1,0 +1,1 @@
+"""Replays, game histories and verifiable deals, all built from a game's log alone."""

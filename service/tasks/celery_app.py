@@ -1,0 +1,89 @@
+"""The Celery app, built inside the Flask app factory so every task runs in the app's context."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Celery, Task
+from flask import Flask
+from kombu.exceptions import OperationalError
+
+log = logging.getLogger(__name__)
+
+
+def init_celery(app: Flask) -> Celery:
+    """A Celery app bound to `app`: Redis when REDIS_URL is set, otherwise tasks run in-process."""
+
+    class FlaskTask(Task):
+        def __call__(self, *args: object, **kwargs: object) -> object:
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    redis_url = app.config["PBEM"]["REDIS_URL"]
+    celery = Celery(app.import_name, task_cls=FlaskTask)
+    celery.conf.update(
+        broker_url=redis_url or "memory://",
+        result_backend=None,
+        task_ignore_result=True,
+        task_always_eager=not redis_url,
+        task_eager_propagates=True,
+        # Reliability: a task is acknowledged only after it ran (acks_late), and re-queued if the
+        # worker process died mid-task (reject_on_worker_lost); every task is idempotent, so a
+        # second run is harmless. Prefetch 1 keeps one slow task from holding others hostage.
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        # Redis redelivers unacknowledged messages after the visibility timeout; we never schedule
+        # long countdowns or ETAs on Redis (they would be redelivered early and duplicated):
+        # retries, reminders and timeouts are due times in the database, found by the periodic tasks.
+        broker_transport_options={"visibility_timeout": 3600},
+        broker_connection_retry_on_startup=True,
+        task_default_queue="pbem",
+        beat_schedule={
+            "sweep": {
+                "task": "pbem.sweep",
+                "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
+            },
+            "digests": {
+                "task": "pbem.send_digests",
+                "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
+            },
+            "clocks": {
+                "task": "pbem.run_clocks",
+                "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
+            },
+        },
+    )
+    celery.set_default()
+    app.extensions["celery"] = celery
+    import service.tasks.jobs  # noqa: F401  (registers the tasks)
+
+    return celery
+
+
+class CeleryDispatcher:
+    """Sends work to Celery; if the broker is unreachable the work stays in the database, where
+    the periodic sweep finds it again (pending commands, unsent mail)."""
+
+    def __init__(self, app: Flask) -> None:
+        self._app = app
+
+    def apply_move(self, command_id: int) -> None:
+        from service.tasks.jobs import apply_move
+
+        self._send(apply_move, command_id)
+
+    def send_mails(self, mail_ids: list[int]) -> None:
+        from service.tasks.jobs import send_mail
+
+        if not self._app.extensions["pbem"].mail_configured:
+            return
+        for mail_id in mail_ids:
+            self._send(send_mail, mail_id)
+
+    @staticmethod
+    def _send(task: Task, *args: object) -> None:
+        try:
+            task.delay(*args)
+        except OperationalError as error:
+            log.warning("broker unreachable, %s%s left for the sweep: %s", task.name, args, error)

@@ -1,0 +1,48 @@
+"""Celery tasks: thin wrappers that take ids and call the service's plain functions."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from service.mail.delivery import deliver
+from service.mail.digest import send_due_digests
+from service.play.moves import apply_command
+from service.play.timeouts import run_due_clocks
+from service.runtime import runtime
+from service.tasks.recovery import sweep as sweep_all
+
+MAIL_RETRIES = 3
+
+
+@shared_task(name="pbem.apply_move")
+def apply_move(command_id: int) -> str:
+    """Decide and apply one submitted move (idempotent)."""
+    return apply_command(runtime(), command_id)
+
+
+@shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)
+def send_mail(self, mail_id: int) -> bool | None:  # type: ignore[no-untyped-def]
+    """Deliver one outbox row; a few quick retries here, after that the sweep keeps trying."""
+    sent = deliver(runtime(), mail_id)
+    if sent is False and not self.request.is_eager and self.request.retries < MAIL_RETRIES:
+        raise self.retry(countdown=5 * 2**self.request.retries)
+    return sent
+
+
+@shared_task(name="pbem.sweep")
+def sweep() -> tuple[int, int]:
+    """Re-queue unsent mail and lost moves."""
+    return sweep_all(runtime())
+
+
+@shared_task(name="pbem.send_digests")
+def send_digests() -> int:
+    """Draft and send the daily digests now due (each at most once per address and day)."""
+    return send_due_digests(runtime())
+
+
+@shared_task(name="pbem.run_clocks")
+def run_clocks() -> tuple[int, int, int]:
+    """Send the due reminders and act on the due timeouts (each exactly once); what was done."""
+    run = run_due_clocks(runtime())
+    return run.reminders, run.timeouts, run.automatic

@@ -1,0 +1,35 @@
+"""Recovery: re-queue what a broker outage or a lost task left behind (run by the periodic sweep)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel import Session, col, select
+
+from service.eventlog.models import CommandRecord, CommandStatus
+from service.mail.delivery import due_mail_ids
+from service.runtime import Runtime
+
+
+def stuck_command_ids(rt: Runtime, limit: int = 500) -> list[int]:
+    """Pending commands older than COMMAND_REQUEUE_SECONDS: their task was lost on the way."""
+    cutoff = rt.clock.now() - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
+    with Session(rt.engine) as session:
+        return list(
+            session.exec(
+                select(CommandRecord.id)
+                .where(CommandRecord.status == CommandStatus.PENDING, CommandRecord.created_at <= cutoff)
+                .order_by(col(CommandRecord.id))
+                .limit(limit)
+            ).all()
+        )
+
+
+def sweep(rt: Runtime) -> tuple[int, int]:
+    """Re-queue what a broker outage or a lost task left behind; (mails, commands) re-queued."""
+    mails = due_mail_ids(rt) if rt.mail_configured else []
+    commands = stuck_command_ids(rt)
+    for command_id in commands:
+        rt.dispatch.apply_move(command_id)
+    rt.dispatch.send_mails(mails)
+    return len(mails), len(commands)

@@ -1,0 +1,97 @@
+"""From a signed link to a game and seat, with a clear refusal for every bad link."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort
+from flask_babel import gettext as _
+
+from service.eventlog.models import SeatKeeper
+from service.eventlog.store import GameNotFound, Table
+from service.links import GameLink, LinkError
+from service.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class SeatAccess:
+    """A verified player link: the game's table as loaded and the seat it belongs to."""
+
+    table: Table
+    seat: int
+    token: str
+
+
+def link_refusal(reason: str) -> str:
+    """What a player is told about a link that does not work."""
+    return {
+        "forged": _("This link is not valid. Check that it was copied whole from your mail."),
+        "expired": _("This link has expired. Ask the game's host to send you a new one."),
+        "revoked": _("This link was replaced by a newer one. Use the latest mail, or ask the host."),
+    }[reason]
+
+
+def player_access(rt: Runtime, token: str) -> SeatAccess:
+    """The seat a player token opens; aborts with 403/404 and a clear message otherwise."""
+    try:
+        link = rt.signer.read_player(token)
+    except LinkError as error:
+        abort(403, link_refusal(error.reason))
+    table = _table(rt, link.game_id)
+    if not 0 <= link.seat < len(table.seats):
+        abort(403, link_refusal("forged"))
+    if table.seats[link.seat].key_version != link.key_version:
+        abort(403, link_refusal("revoked"))
+    if table.seats[link.seat].keeper == SeatKeeper.BOT:
+        abort(403, _("This seat is played by the seat-keeper; nobody plays it by a link."))
+    return SeatAccess(table, link.seat, token)
+
+
+def host_access(rt: Runtime, token: str) -> Table:
+    """The game a host token manages; aborts with 403/404 otherwise."""
+    return _game_link_access(rt, token, rt.signer.read_host, lambda table: table.record.host_key_version)
+
+
+def watch_access(rt: Runtime, token: str) -> Table:
+    """The game a spectator token shows (public information only); aborts with 403/404 otherwise."""
+    return _game_link_access(rt, token, rt.signer.read_watch, lambda table: table.record.watch_key_version)
+
+
+def _game_link_access(
+    rt: Runtime, token: str, read: Callable[[str], GameLink], key_version: Callable[[Table], int]
+) -> Table:
+    """The game a host or spectator token names, checked against the game's current key version."""
+    try:
+        link = read(token)
+    except LinkError as error:
+        abort(403, link_refusal(error.reason))
+    table = _table(rt, link.game_id)
+    if key_version(table) != link.key_version:
+        abort(403, link_refusal("revoked"))
+    return table
+
+
+def _table(rt: Runtime, game_id: str) -> Table:
+    try:
+        return rt.read_table(game_id)
+    except GameNotFound:
+        abort(404, _("There is no such game."))
+
+
+def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:
+    """What a seat's page and its JSON twin show: the rules' view and legal actions, nothing more."""
+    rules = table.rules
+    return {
+        "game": table.record.game,
+        "game_id": table.game_id,
+        "status": table.record.status,
+        "seat": seat,
+        "seq": table.version,
+        "players": table.names,
+        "view": rules.view(table.state, seat),
+        "legal_actions": rules.legal_actions(table.state, seat) if seat is not None and table.active else [],
+        "to_act": sorted(rules.to_act(table.state)) if table.active else [],
+        "result": table.result,
+    }

@@ -1,0 +1,78 @@
+"""The JSON twin of the player page, on the same token (CSRF-exempt: the token is the credential)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from flask_babel import gettext as _
+
+from service.i18n import say
+from service.play.moves import MoveOutcome, command_outcome, submit_move
+from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
+from service.play.turn_view import turn_json, turn_view
+from service.runtime import runtime
+from service.web.access import player_access, seat_summary
+from service.web.play import STATUS_CODES
+
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+
+def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
+    return {
+        "status": outcome.status,
+        "message": say(outcome.message) if outcome.message else None,
+        "command": outcome.command_id,
+        "seq": seq,
+    }
+
+
+@blueprint.get("/play/<token>")
+def state(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    settings = SeatSettings.of(access.table.seats[access.seat])
+    turns = turn_json(turn_view(rt, access.table, access.seat))
+    return jsonify({**seat_summary(access.table, access.seat), **turns, "settings": settings.as_json()})
+
+
+@blueprint.post("/play/<token>")
+def move(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
+        abort(400, _('Send a JSON object like {"action": {...}, "seq": 12}.'))
+    seq = body.get("seq")
+    if type(seq) is not int:
+        abort(400, _('"seq" must be the integer version the move was chosen at.'))
+    outcome = submit_move(rt, access.table.game_id, access.seat, seq, body["action"])
+    fresh = player_access(rt, token)
+    return jsonify(outcome_json(outcome, fresh.table.version)), STATUS_CODES[outcome.status]
+
+
+@blueprint.get("/play/<token>/commands/<int:command_id>")
+def command(token: str, command_id: int):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    outcome = command_outcome(rt, access.table.game_id, access.seat, command_id)
+    if outcome is None:
+        abort(404, _("There is no such move of yours."))
+    return jsonify(outcome_json(outcome, access.table.version))
+
+
+@blueprint.post("/play/<token>/settings")
+def settings(token: str):  # type: ignore[no-untyped-def]
+    """Change the seat's mail settings; the keys left out keep their value."""
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not body or set(body) - {"notify", "timezone"}:
+        abort(400, _('Send a JSON object like {"notify": "digest", "timezone": "Europe/Paris"}.'))
+    current = SeatSettings.of(access.table.seats[access.seat])
+    try:
+        chosen = checked_settings(body.get("notify", current.notify), body.get("timezone", current.timezone))
+    except SettingsRefused as refusal:
+        abort(422, str(refusal))
+    save_seat_settings(rt, access.table.game_id, access.seat, chosen)
+    return jsonify({"settings": chosen.as_json()})

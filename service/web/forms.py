@@ -1,0 +1,146 @@
+"""The create-game form, built per game from its seat counts and boolean options, and the player's
+vacation form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, FieldList, FormField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import (
+    DataRequired,
+    Email,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
+
+from rules import get_game
+from service.catalog import GameEntry
+from service.eventlog.models import TimeoutPolicy
+from service.play.hosting import Player, TurnSettings, seat_keeper
+from service.play.vacations import PLAN_AHEAD_DAYS
+from service.zones import is_zone
+
+MOVE_DAY_CHOICES = [
+    SelectChoice("0", _l("No time limit")),
+    SelectChoice("1", _l("1 day per move")),
+    SelectChoice("2", _l("2 days per move")),
+    SelectChoice("3", _l("3 days per move")),
+    SelectChoice("7", _l("7 days per move")),
+]
+REMINDER_CHOICES = [
+    SelectChoice("", _l("24 hours before the deadline (half the time for 1-day moves)")),
+    SelectChoice("6", _l("6 hours before the deadline")),
+    SelectChoice("12", _l("12 hours before the deadline")),
+    SelectChoice("48", _l("48 hours before the deadline")),
+    SelectChoice("0", _l("No reminder")),
+]
+TIMEOUT_CHOICES = [
+    SelectChoice(TimeoutPolicy.BOT, _l("The seat-keeper plays for them until they return")),
+    SelectChoice(TimeoutPolicy.FORFEIT, _l("They forfeit and the game ends")),
+    SelectChoice(TimeoutPolicy.HOST, _l("Ask me, the host")),
+]
+VACATION_CHOICES = [SelectChoice(n, str(n)) for n in (0, 7, 14, 21, 30)]
+
+
+class PlayerForm(FlaskForm):
+    """One seat: a name and an email (both empty = seat not used), or the seat-keeper bot."""
+
+    class Meta:
+        csrf = False  # the enclosing form carries the token
+
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=100)])
+    email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254)])
+    bot = BooleanField(_l("Seat-keeper bot"))
+
+
+def check_zone(form: FlaskForm, field: StringField) -> None:
+    if not is_zone((field.data or "").strip()):
+        raise ValidationError(_l("Give a time zone like Europe/Paris or America/New_York."))
+
+
+class NewGameForm(FlaskForm):
+    """Host, players and options of a new game (boolean options are added per game)."""
+
+    host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=100)])
+    host_email = StringField(_l("Your email"), validators=[InputRequired(), Email(), Length(max=254)])
+    players = FieldList(FormField(PlayerForm))
+    seed = IntegerField(
+        _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), NumberRange(0)]
+    )
+    move_days = SelectField(_l("Time per move"), choices=MOVE_DAY_CHOICES, default="0")
+    weekend_pause = BooleanField(_l("Clocks stop on Saturdays and Sundays"))
+    timezone = StringField(
+        _l("The game's time zone"), default="UTC", validators=[DataRequired(), Length(max=64), check_zone]
+    )
+    remind_hours = SelectField(_l("Reminder"), choices=REMINDER_CHOICES, default="")
+    timeout = SelectField(_l("When a player runs out of time"), choices=TIMEOUT_CHOICES, default="bot")
+    vacation_days = SelectField(
+        _l("Vacation days per player and year"), choices=VACATION_CHOICES, default=14, coerce=int
+    )
+
+    def chosen_players(self) -> list[Player]:
+        """The filled-in seats, in order (a seat-keeper seat needs no email; unnamed ones are
+        numbered when there are several)."""
+        bots = sum(bool(row.form.bot.data) for row in self.players)
+        players = []
+        for row in self.players:
+            name, email = (row.form.name.data or "").strip(), (row.form.email.data or "").strip()
+            if row.form.bot.data:
+                players.append(seat_keeper(name, sum(p.bot for p in players) + 1, bots))
+            elif email:
+                players.append(Player(name or email.split("@")[0], email))
+        return players
+
+    def chosen_turns(self) -> TurnSettings:
+        """The time control and the rules for absent players."""
+        return TurnSettings(
+            move_days=int(self.move_days.data),
+            weekend_pause=bool(self.weekend_pause.data),
+            timezone=self.timezone.data.strip(),
+            remind_hours=int(self.remind_hours.data) if self.remind_hours.data else None,
+            timeout=self.timeout.data,
+            vacation_days=self.vacation_days.data,
+        )
+
+    def chosen_options(self, game_entry: GameEntry) -> dict[str, Any]:
+        """The options as the rules expect them."""
+        options: dict[str, Any] = {key: getattr(self, f"opt_{key}").data for key in game_entry.option_labels}
+        leader = getattr(self, "first_leader", None)
+        if leader is not None and leader.data != "":
+            options["first_leader"] = int(leader.data)
+        return options
+
+
+def new_game_form(game_entry: GameEntry, formdata: Any = None) -> NewGameForm:
+    """The form for one game: a row per possible seat and its boolean options."""
+    rules = get_game(game_entry.name)
+
+    class GameForm(NewGameForm):
+        pass
+
+    for key, label in game_entry.option_labels.items():
+        setattr(GameForm, f"opt_{key}", BooleanField(label, default=bool(rules.default_options.get(key))))
+    if "first_leader" in rules.default_options:
+        choices = [SelectChoice("", _l("Drawn at random"))] + [
+            SelectChoice(str(n), _l("Player %(n)s", n=n + 1)) for n in range(max(rules.seat_counts))
+        ]
+        GameForm.first_leader = SelectField(_l("First leader"), choices=choices, default="")
+    form = GameForm(formdata=formdata)
+    while len(form.players) < max(rules.seat_counts):
+        form.players.append_entry()
+    return form
+
+
+class VacationForm(FlaskForm):
+    """Days away: the first day (in the game's time zone) and how many."""
+
+    start = DateField(_l("First day away"), validators=[InputRequired()])
+    days = IntegerField(
+        _l("Number of days"), default=1, validators=[InputRequired(), NumberRange(1, PLAN_AHEAD_DAYS)]
+    )

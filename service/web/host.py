@@ -1,0 +1,139 @@
+"""The host's page: the game's players and links, resend or revoke a link, cancel the game, decide
+for a player out of time (when the game asks the host), sharing the replay, and the host's notices."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.wrappers import Response
+
+from service.catalog import entry
+from service.eventlog.models import SeatKeeper
+from service.mail.drafting import game_title, public_replay_url, watch_url
+from service.play.hosting import (
+    cancel_game,
+    resend_link,
+    revoke_link,
+    revoke_watch_link,
+    set_host_notify,
+    set_public_replay,
+)
+from service.play.timeouts import GRANTABLE_DAYS, HostDecision, decide_timeout
+from service.play.turn_view import turn_view
+from service.replay.fairness import game_commitment
+from service.runtime import runtime
+from service.web.access import host_access, seat_summary
+
+blueprint = Blueprint("host", __name__)
+DECIDED = {
+    HostDecision.KEEPER: _l("The seat-keeper played that move."),
+    HostDecision.FORFEIT: _l("The player forfeited; the game is over and everyone was told."),
+    HostDecision.MORE_TIME: _l("The player has more time and was told."),
+}
+
+
+@blueprint.get("/host/<token>")
+def page(token: str) -> str:
+    rt = runtime()
+    table = host_access(rt, token)
+    return render_template(
+        "host.html",
+        table=table,
+        title=game_title(table),
+        entry=entry(table.record.game),
+        page=seat_summary(table, None),
+        turns=turn_view(rt, table, None, host=True),
+        grantable_days=GRANTABLE_DAYS,
+        token=token,
+        watch=watch_url(rt, table),
+        public_replay=public_replay_url(rt, table),
+        commitment=game_commitment(table),
+    )
+
+
+def _game_with_seat(token: str, seat: int) -> str:
+    """The id of the host's game, after checking it has that seat and the seat has a player."""
+    table = host_access(runtime(), token)
+    if not 0 <= seat < len(table.seats):
+        abort(404, _("This game has no such seat."))
+    if table.seats[seat].keeper == SeatKeeper.BOT:
+        abort(400, _("This seat is played by the seat-keeper: it has no link."))
+    return table.game_id
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/resend")
+def resend(token: str, seat: int) -> Response:
+    resend_link(runtime(), _game_with_seat(token, seat), seat)
+    flash(_("The link was sent again."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/revoke")
+def revoke(token: str, seat: int) -> Response:
+    revoke_link(runtime(), _game_with_seat(token, seat), seat)
+    flash(_("The old link no longer works; a new one was sent."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/cancel")
+def cancel(token: str) -> Response:
+    table = host_access(runtime(), token)
+    if request.form.get("confirmed") != "yes":
+        flash(_("Tick the box to confirm that the game should be cancelled."))
+    elif cancel_game(runtime(), table.game_id):
+        flash(_("The game was cancelled and the players were told."))
+    else:
+        flash(_("This game was no longer running."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/notices")
+def notices(token: str) -> Response:
+    table = host_access(runtime(), token)
+    choice = request.form.get("host_notify")
+    if choice not in ("on", "off"):
+        abort(400, _("Choose whether host notices should come by mail."))
+    set_host_notify(runtime(), table.game_id, choice == "on")
+    flash(_("Host notices will come by mail.") if choice == "on" else _("Host notices are off."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/public-replay")
+def public_replay(token: str) -> Response:
+    table = host_access(runtime(), token)
+    choice = request.form.get("public")
+    if choice not in ("yes", "no"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    allowed = choice == "yes"
+    set_public_replay(runtime(), table.game_id, allowed)
+    if allowed:
+        flash(_("Anyone with the public replay link can step through the game once it is over."))
+    else:
+        flash(_("The public replay link is closed; the players still have their own replay."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/watch/revoke")
+def revoke_watch(token: str) -> Response:
+    table = host_access(runtime(), token)
+    revoke_watch_link(runtime(), table.game_id)
+    flash(_("The old spectator link no longer works; share the new one below."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/clocks/<int:clock_id>")
+def decide(token: str, clock_id: int) -> Response:
+    rt = runtime()
+    table = host_access(rt, token)
+    decision = request.form.get("decision", "")
+    days = request.form.get("days", "0")
+    if decision not in (HostDecision.KEEPER, HostDecision.FORFEIT, HostDecision.MORE_TIME):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    if not days.isdigit() or (decision == HostDecision.MORE_TIME and int(days) not in GRANTABLE_DAYS):
+        abort(400, _("Choose how many more days to give."))
+    if decide_timeout(rt, table.game_id, clock_id, decision, int(days)):
+        flash(str(DECIDED[decision]))
+    else:
+        flash(_("That player no longer waits for a decision: they moved, or the game ended."))
+    return redirect(url_for("host.page", token=token), 303)

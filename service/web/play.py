@@ -1,0 +1,196 @@
+"""The player's page: their view of the game and the legal moves as buttons (GET changes nothing),
+and their turn settings: taking the seat back from the seat-keeper, auto-play, vacations."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from service.catalog import entry
+from service.i18n import say
+from service.mail.drafting import game_title
+from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
+from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
+from service.play.settle import set_auto_play, take_seat_back
+from service.play.turn_view import turn_view
+from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
+from service.replay.fairness import game_commitment
+from service.replay.steps import player_viewer, recent_lines, replay_of
+from service.runtime import runtime
+from service.web.access import SeatAccess, player_access, seat_summary
+from service.web.forms import VacationForm
+from service.zones import zone_choices
+
+blueprint = Blueprint("play", __name__)
+RECENT_LINES = 8  # the latest moves on the player page; the replay has them all
+
+STATUS_CODES = {
+    MoveStatus.ACCEPTED: 200,
+    MoveStatus.PENDING: 202,
+    MoveStatus.REJECTED: 422,
+    MoveStatus.STALE: 409,
+    MoveStatus.DUPLICATE: 409,
+    MoveStatus.CLOSED: 409,
+}
+
+
+def render_seat_page(  # type: ignore[no-untyped-def]
+    access: SeatAccess,
+    outcome: MoveOutcome | None = None,
+    status: int = 200,
+    settings_error: str | None = None,
+    vacation_form: VacationForm | None = None,
+    refusal: str | None = None,
+):
+    """The player page for a seat, with the outcome of their last submission if any, their mail
+    settings (with why the last change was refused, if it was) and their turn settings (or why a
+    turn settings form was refused)."""
+    rt = runtime()
+    table = access.table
+    settings = SeatSettings.of(table.seats[access.seat])
+    if vacation_form is None:
+        vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
+    return (
+        render_template(
+            "play.html",
+            page=seat_summary(table, access.seat),
+            turns=turn_view(rt, table, access.seat),
+            recent=recent_lines(
+                table, replay_of(rt.replays, table), player_viewer(table, access.seat), RECENT_LINES
+            ),
+            table=table,
+            entry=entry(table.record.game),
+            title=game_title(table),
+            token=access.token,
+            outcome=outcome,
+            outcome_text=say(outcome.message) if outcome and outcome.message else None,
+            settings=settings,
+            zones=zone_choices(settings.timezone),
+            default_zone=table.record.timezone,
+            digest_hour=rt.settings["DIGEST_HOUR"],
+            settings_error=settings_error,
+            commitment=game_commitment(table),
+            vacation_form=vacation_form,
+            refusal=refusal,
+        ),
+        status,
+    )
+
+
+@blueprint.get("/play/<token>")
+def page(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    outcome = None
+    if request.args.get("cmd", "").isdigit():
+        outcome = command_outcome(rt, access.table.game_id, access.seat, int(request.args["cmd"]))
+    return render_seat_page(access, outcome)
+
+
+def parse_move_form(form: Any) -> tuple[int, dict[str, Any]]:
+    """The seq and action a move form carries; 400 for anything malformed."""
+    try:
+        seq = int(form.get("seq", ""))
+        action = json.loads(form.get("action", ""))
+    except (TypeError, ValueError):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    if not isinstance(action, dict):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    return seq, action
+
+
+@blueprint.post("/play/<token>")
+def move(token: str) -> Response | tuple[str, int]:
+    rt = runtime()
+    access = player_access(rt, token)
+    seq, action = parse_move_form(request.form)
+    game_entry = entry(access.table.record.game)
+    if game_entry.needs_confirmation(action) and request.form.get("confirmed") != "yes":
+        return render_template(
+            "confirm.html",
+            title=game_title(access.table),
+            token=token,
+            seq=seq,
+            action=action,
+            action_json=json.dumps(action),
+            page=seat_summary(access.table, access.seat),
+            table=access.table,
+            entry=game_entry,
+        ), 200
+    outcome = submit_move(rt, access.table.game_id, access.seat, seq, action)
+    if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
+        return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
+    fresh = player_access(rt, token)
+    return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status])
+
+
+@blueprint.post("/play/<token>/settings")
+def save_settings(token: str) -> Response | tuple[str, int]:
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        chosen = checked_settings(request.form.get("notify"), request.form.get("timezone", ""))
+    except SettingsRefused as refusal:
+        return render_seat_page(access, status=422, settings_error=str(refusal))
+    save_seat_settings(rt, access.table.game_id, access.seat, chosen)
+    flash(_("Your mail settings were saved."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/seat")
+def take_back(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    if take_seat_back(rt, access.table.game_id, access.seat):
+        flash(_("Welcome back: you have your seat again, and your moves are yours to make."))
+    else:
+        flash(_("Your seat was already yours."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/auto-play")
+def auto_play(token: str) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    choice = request.form.get("auto_play")
+    if choice not in ("on", "off"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    set_auto_play(rt, access.table.game_id, access.seat, choice == "on")
+    if choice == "on":
+        flash(_("Auto-play is on: when you have only one legal move, it is played for you."))
+    else:
+        flash(_("Auto-play is off: you make every move yourself."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations")
+def vacation(token: str):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    form = VacationForm()
+    if not form.validate():
+        return render_seat_page(access, status=422, vacation_form=form)
+    try:
+        declare_vacation(rt, access.table.game_id, access.seat, form.start.data, form.days.data)
+    except VacationRefused as refusal:
+        return render_seat_page(
+            access, status=422, vacation_form=form, refusal=say((refusal.msgid, refusal.params))
+        )
+    flash(_("Your vacation is noted: your clock stops while you are away, and the others were told."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/vacations/<int:vacation_id>/cancel")
+def cancel(token: str, vacation_id: int):  # type: ignore[no-untyped-def]
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        cancel_vacation(rt, access.table.game_id, access.seat, vacation_id)
+    except VacationRefused as refusal:
+        return render_seat_page(access, status=422, refusal=say((refusal.msgid, refusal.params)))
+    flash(_("Your vacation was called off."))
+    return redirect(url_for("play.page", token=token), 303)

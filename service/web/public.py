@@ -1,0 +1,73 @@
+"""Public pages: the games, the create-game form and a game's overview (public information only)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from service.catalog import CATALOG
+from service.eventlog.store import GameNotFound
+from service.mail.drafting import game_title, host_url
+from service.play.hosting import Player, create_game
+from service.play.turn_view import turn_view
+from service.runtime import runtime
+from service.web.access import seat_summary
+from service.web.forms import NewGameForm, new_game_form
+
+blueprint = Blueprint("public", __name__)
+
+
+@blueprint.get("/")
+def home() -> str:
+    return render_template("home.html", games=CATALOG.values(), title=_("Card games by mail"))
+
+
+@blueprint.route("/new/<game>", methods=["GET", "POST"])
+def new_game(game: str) -> Response | str | tuple[str, int]:
+    if game not in CATALOG:
+        abort(404, _("There is no such game."))
+    game_entry = CATALOG[game]
+    form = new_game_form(game_entry, request.form if request.method == "POST" else None)
+    error = None
+    if request.method == "POST" and form.validate():
+        players = form.chosen_players()
+        try:
+            game_id = create_game(
+                runtime(),
+                game,
+                players,
+                host=_host(form),
+                options=form.chosen_options(game_entry),
+                seed=form.seed.data,
+                turns=form.chosen_turns(),
+            )
+        except ValueError as refusal:
+            error = str(refusal)
+        else:
+            rt = runtime()
+            return redirect(host_url(rt, rt.read_table(game_id)), 303)
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "new_game.html", form=form, entry=game_entry, error=error, title=game_entry.title
+    ), status
+
+
+def _host(form: NewGameForm) -> Player:
+    return Player(form.host_name.data.strip(), form.host_email.data.strip())
+
+
+@blueprint.get("/game/<game_id>")
+def overview(game_id: str) -> str:
+    try:
+        table = runtime().read_table(game_id)
+    except GameNotFound:
+        abort(404, _("There is no such game."))
+    return render_template(
+        "overview.html",
+        table=table,
+        title=game_title(table),
+        entry=CATALOG[table.record.game],
+        page=seat_summary(table, None),
+        turns=turn_view(runtime(), table, None),
+    )

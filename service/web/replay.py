@@ -1,0 +1,234 @@
+"""Replay and history pages, and their JSON twins, for every way into a game: a player's link, the
+spectator link the host may share, and the public replay link (a finished game, if the host allows).
+
+Each route only finds out who is looking (`Opened`); one function per page does the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, jsonify, render_template, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from service.eventlog.store import GameNotFound, Table
+from service.i18n import say
+from service.localtime import browser_may_localise, zone_name
+from service.mail.drafting import game_title
+from service.replay.steps import (
+    FACE_UP,
+    SPECTATOR,
+    Viewer,
+    fairness,
+    history,
+    history_json,
+    player_viewer,
+    public_refusal,
+    replay_of,
+    step_json,
+    step_page,
+)
+from service.runtime import runtime
+from service.web.access import player_access, watch_access
+
+blueprint = Blueprint("replay", __name__)
+api = Blueprint("replay_api", __name__, url_prefix="/api")
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A game opened for its replay: who looks, and the pages' endpoints for this way in (the
+    step endpoint is None when this way in shows the history but not the replay)."""
+
+    table: Table
+    viewer: Viewer
+    args: dict[str, str]
+    step_endpoint: str | None
+    history_endpoint: str
+    you: int | None = None  # the seat whose player link this is
+    json: bool = False  # answer with the JSON twin
+
+
+def by_player(token: str, json: bool = False) -> Opened:
+    access = player_access(runtime(), token)
+    viewer = player_viewer(access.table, access.seat)
+    prefix = "replay_api" if json else "replay"
+    args = {"token": token}
+    endpoints = f"{prefix}.player_step", f"{prefix}.player_history"
+    return Opened(access.table, viewer, args, *endpoints, you=access.seat, json=json)
+
+
+def by_watcher(token: str, json: bool = False) -> Opened:
+    table = watch_access(runtime(), token)
+    prefix = "replay_api" if json else "replay"
+    return Opened(
+        table, SPECTATOR, {"token": token}, f"{prefix}.watch_step", f"{prefix}.watch_history", json=json
+    )
+
+
+def by_public(game_id: str, json: bool = False, replay_required: bool = True) -> Opened:
+    """The public way in: the history always (public information), the replay only once the game
+    is over and if the host opened it."""
+    try:
+        table = runtime().read_table(game_id)
+    except GameNotFound:
+        abort(404, _("There is no such game."))
+    refusal = public_refusal(table)
+    if refusal and replay_required:
+        abort(403, refusal)
+    prefix = "replay_api" if json else "replay"
+    step = None if refusal else f"{prefix}.public_step"
+    return Opened(table, FACE_UP, {"game_id": game_id}, step, f"{prefix}.public_history", json=json)
+
+
+# ------------------------------------------------------------------------------ the two pages
+
+
+def neighbours(step: int, last: int) -> dict[str, int | None]:
+    """The steps the first / previous / next / last controls lead to (None: no such move)."""
+    return {
+        "first": 1 if step > 1 else None,
+        "previous": step - 1 if step > 1 else None,
+        "next": step + 1 if step < last else None,
+        "last": last if step < last else None,
+    }
+
+
+def step_url(opened: Opened, step: int | None) -> str | None:
+    """The URL of a step for this way in (None for no step)."""
+    if step is None or opened.step_endpoint is None:
+        return None
+    return url_for(opened.step_endpoint, step=step, **opened.args)
+
+
+def show_step(opened: Opened, step: int) -> str | Response:
+    """The replay at one step, as a page or JSON."""
+    rt = runtime()
+    table = opened.table
+    replay = replay_of(rt.replays, table)
+    if not 1 <= step <= replay.version:
+        abort(
+            404,
+            _(
+                "This replay has steps 1 to %(last)s; there is no step %(step)s.",
+                last=replay.version,
+                step=step,
+            ),
+        )
+    page = step_page(table, replay, opened.viewer, step)
+    fair = fairness(table, replay)
+    links = {key: step_url(opened, n) for key, n in neighbours(step, replay.version).items()}
+    if opened.json:
+        return jsonify({**step_json(table, page, replay, fair), "links": links})
+    seat = None if opened.viewer.face_up else opened.viewer.seat
+    return render_template(
+        "replay.html",
+        title=game_title(table),
+        opened=opened,
+        table=table,
+        replay=replay,
+        step=page,
+        fair=fair,
+        say=say,
+        zone=zone_name(table, opened.you),
+        localise=browser_may_localise(table, opened.you),
+        links=links,
+        # Step URLs differ only in their last part: built once, not once per link of the step list.
+        step_prefix=(step_url(opened, 1) or "").removesuffix("1"),
+        # What the game's own table partial reads, as on the player page.
+        page={"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
+        viewer=seat,
+    )
+
+
+def show_history(opened: Opened) -> str | Response:
+    """The game's history (score sheet, players, dates, chapters), as a page or JSON."""
+    table = opened.table
+    replay = replay_of(runtime().replays, table)
+    past = history(table, replay)
+    fair = fairness(table, replay)
+    if opened.json:
+        return jsonify({**history_json(table, past, replay, fair), "replay": step_url(opened, 1)})
+    return render_template(
+        "history.html",
+        title=game_title(table),
+        opened=opened,
+        table=table,
+        past=past,
+        replay=replay,
+        fair=fair,
+        say=say,
+        zone=zone_name(table, opened.you),
+        localise=browser_may_localise(table, opened.you),
+        step_url=lambda n: step_url(opened, n),
+    )
+
+
+# ---------------------------------------------------------------------------------- routes
+
+
+@blueprint.get("/play/<token>/replay", defaults={"step": 1}, endpoint="player_start")
+@blueprint.get("/play/<token>/replay/<int:step>")
+def player_step(token: str, step: int) -> str | Response:
+    return show_step(by_player(token), step)
+
+
+@blueprint.get("/play/<token>/history")
+def player_history(token: str) -> str | Response:
+    return show_history(by_player(token))
+
+
+@blueprint.get("/watch/<token>", defaults={"step": 1}, endpoint="watch_start")
+@blueprint.get("/watch/<token>/<int:step>")
+def watch_step(token: str, step: int) -> str | Response:
+    return show_step(by_watcher(token), step)
+
+
+@blueprint.get("/watch/<token>/history")
+def watch_history(token: str) -> str | Response:
+    return show_history(by_watcher(token))
+
+
+@blueprint.get("/game/<game_id>/replay", defaults={"step": 1}, endpoint="public_start")
+@blueprint.get("/game/<game_id>/replay/<int:step>")
+def public_step(game_id: str, step: int) -> str | Response:
+    return show_step(by_public(game_id), step)
+
+
+@blueprint.get("/game/<game_id>/history")
+def public_history(game_id: str) -> str | Response:
+    return show_history(by_public(game_id, replay_required=False))
+
+
+@api.get("/play/<token>/replay", defaults={"step": 1}, endpoint="player_start")
+@api.get("/play/<token>/replay/<int:step>", endpoint="player_step")
+def player_step_json(token: str, step: int) -> str | Response:
+    return show_step(by_player(token, json=True), step)
+
+
+@api.get("/play/<token>/history", endpoint="player_history")
+def player_history_json(token: str) -> str | Response:
+    return show_history(by_player(token, json=True))
+
+
+@api.get("/watch/<token>", defaults={"step": 1}, endpoint="watch_start")
+@api.get("/watch/<token>/<int:step>", endpoint="watch_step")
+def watch_step_json(token: str, step: int) -> str | Response:
+    return show_step(by_watcher(token, json=True), step)
+
+
+@api.get("/watch/<token>/history", endpoint="watch_history")
+def watch_history_json(token: str) -> str | Response:
+    return show_history(by_watcher(token, json=True))
+
+
+@api.get("/game/<game_id>/replay", defaults={"step": 1}, endpoint="public_start")
+@api.get("/game/<game_id>/replay/<int:step>", endpoint="public_step")
+def public_step_json(game_id: str, step: int) -> str | Response:
+    return show_step(by_public(game_id, json=True), step)
+
+
+@api.get("/game/<game_id>/history", endpoint="public_history")
+def public_history_json(game_id: str) -> str | Response:
+    return show_history(by_public(game_id, json=True, replay_required=False))

@@ -1,0 +1,42 @@
+"""Unsubscribe links: GET shows what would stop and a button (it changes nothing); POST stops it.
+
+The POST is CSRF-exempt, authenticated by the signed token alone, so that a mail client's one-click
+unsubscribe (RFC 8058: a POST with `List-Unsubscribe=One-Click` and no cookies) works.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+from flask_babel import gettext as _
+
+from service.eventlog.store import GameNotFound
+from service.links import LinkError
+from service.mail.unsubscribe import Subscription, subscription, unsubscribe
+from service.runtime import runtime
+from service.web.access import link_refusal
+
+blueprint = Blueprint("unsubscribe", __name__)
+
+
+def _subscription(token: str) -> Subscription:
+    """What the token's link is about; 403/404 with a clear message for a bad link."""
+    rt = runtime()
+    try:
+        return subscription(rt, rt.signer.read_unsubscribe(token))
+    except LinkError as error:
+        abort(403, link_refusal(error.reason))
+    except GameNotFound:
+        abort(404, _("There is no such game."))
+
+
+@blueprint.get("/unsubscribe/<token>")
+def confirm(token: str) -> str:
+    found = _subscription(token)
+    return render_template("unsubscribe.html", sub=found, token=token, done=False, title=_("Unsubscribe"))
+
+
+@blueprint.post("/unsubscribe/<token>")
+def stop(token: str) -> str:
+    found = _subscription(token)
+    unsubscribe(runtime(), found.reader)
+    return render_template("unsubscribe.html", sub=found, token=token, done=True, title=_("Unsubscribed"))
