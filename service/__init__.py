@@ -25,6 +25,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.i18n import select_locale
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import api, host, outbox, play, public, replay, unsubscribe
+    from service.web.assets import init_assets
     from service.web.errors import register_error_pages
 
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
@@ -51,6 +52,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     register_error_pages(app)
+    init_assets(app)
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.filters["local_time"] = time_tag
     app.jinja_env.globals["get_locale"] = get_locale

@@ -1,15 +1,29 @@
-"""The local outbox (embedded mode without SMTP): every mail the service wrote, links clickable."""
+"""The local outbox (embedded mode without SMTP): every mail the service wrote, links clickable,
+newest first, a page at a time, filtered by address or game."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from service.eventlog.models import OutboxMail
 from service.runtime import runtime
 
 blueprint = Blueprint("outbox", __name__)
+PAGE_SIZE = 50
+MAX_FILTER = 254  # the longest address a mail is sent to
+
+
+@dataclass(frozen=True)
+class OutboxQuery:
+    """Which mails the outbox lists: a page (from 1) of those to an address and/or of a game."""
+
+    page: int = 1
+    to: str = ""
+    game: str = ""
 
 
 def _require_local_outbox() -> None:
@@ -17,12 +31,44 @@ def _require_local_outbox() -> None:
         abort(404, _("Mail is delivered by SMTP here; there is no local outbox."))
 
 
+def outbox_query() -> OutboxQuery:
+    """The request's page and filters; 400 for a page that is not a positive number."""
+    page = request.args.get("page", "1")
+    to = request.args.get("to", "").strip()
+    game = request.args.get("game", "").strip()
+    if not page.isdigit() or not 1 <= int(page) <= 10**6:
+        abort(400, _("The page number must be a whole number from 1."))
+    if len(to) > MAX_FILTER or len(game) > MAX_FILTER:
+        abort(400, _("That filter is too long."))
+    return OutboxQuery(int(page), to, game)
+
+
+def listed_mails(session: Session, query: OutboxQuery) -> tuple[list[OutboxMail], int]:
+    """One page of the mails the query selects, newest first, and how many it selects in all."""
+    selected = select(OutboxMail)
+    counted = select(func.count()).select_from(OutboxMail)
+    if query.to:
+        condition = func.lower(OutboxMail.to_email) == query.to.lower()
+        selected, counted = selected.where(condition), counted.where(condition)
+    if query.game:
+        selected, counted = (
+            selected.where(OutboxMail.game_id == query.game),
+            counted.where(OutboxMail.game_id == query.game),
+        )
+    page = selected.order_by(col(OutboxMail.id).desc()).offset((query.page - 1) * PAGE_SIZE).limit(PAGE_SIZE)
+    return list(session.exec(page).all()), session.exec(counted).one()
+
+
 @blueprint.get("/outbox")
 def index() -> str:
     _require_local_outbox()
+    query = outbox_query()
     with Session(runtime().engine) as session:
-        mails = session.exec(select(OutboxMail).order_by(col(OutboxMail.id).desc()).limit(200)).all()
-    return render_template("outbox.html", mails=mails, title=_("Outbox"))
+        mails, total = listed_mails(session, query)
+    pages = max(1, -(-total // PAGE_SIZE))
+    return render_template(
+        "outbox.html", mails=mails, total=total, query=query, pages=pages, title=_("Outbox")
+    )
 
 
 @blueprint.get("/outbox/<int:mail_id>")

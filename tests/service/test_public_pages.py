@@ -1,0 +1,79 @@
+"""The home page, the local outbox (paged and filtered) and static files (versioned, cached long)."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session
+
+from rules import GAMES, get_game
+from service.eventlog.models import OutboxMail
+from service.web.assets import STATIC_MAX_AGE
+from service.web.outbox import PAGE_SIZE
+
+
+def test_home_page_states_each_games_own_player_counts(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    stated = re.findall(r"<p class=\"muted\" data-seat-counts>([^<]*)</p>", html)
+    expected = [" or ".join(map(str, get_game(name).seat_counts)) + " players" for name in GAMES]
+    assert stated == expected
+    assert stated.count("2 players") <= 1  # not "2 players" for every game
+
+
+def add_mails(app: Flask, count: int, to: str, game_id: str | None = None) -> None:
+    """`count` kept mails to one address (the outbox lists what is stored, whatever wrote it)."""
+    with Session(app.extensions["pbem"].engine) as session:
+        for n in range(count):
+            session.add(
+                OutboxMail(
+                    game_id=game_id,
+                    kind="digest",
+                    to_email=to,
+                    subject=f"Mail {n} to {to}",
+                    text_body="",
+                    html_body="",
+                    message_id=f"<{to}.{n}@example.org>",
+                    thread_id=f"<{to}@example.org>",
+                    status="kept",
+                )
+            )
+        session.commit()
+
+
+def listed(client: FlaskClient, query: str) -> list[str]:
+    html = client.get(f"/outbox{query}").get_data(as_text=True)
+    return re.findall(r">(Mail \d+ to [^<]+)</a>", html)
+
+
+def test_outbox_pages_through_every_mail_newest_first(app: Flask, client: FlaskClient) -> None:
+    add_mails(app, PAGE_SIZE + 30, "ann@example.org")
+    add_mails(app, 30, "bo@example.org")
+    first, second, third = (listed(client, f"?page={n}") for n in (1, 2, 3))
+    assert len(first) == len(second) == PAGE_SIZE and len(third) == 10
+    assert first[0] == "Mail 29 to bo@example.org" and third[-1] == "Mail 0 to ann@example.org"
+    assert len(set(first + second + third)) == PAGE_SIZE + 60  # every mail once
+    assert 'href="/outbox?page=2"' in client.get("/outbox").get_data(as_text=True)
+
+
+def test_outbox_filters_by_address_and_game(app: Flask, client: FlaskClient) -> None:
+    add_mails(app, 3, "ann@example.org")
+    add_mails(app, 2, "bo@example.org")
+    assert listed(client, "?to=BO@example.org") == ["Mail 1 to bo@example.org", "Mail 0 to bo@example.org"]
+    assert listed(client, "?game=nosuchgame") == []
+    assert "No mail matches." in client.get("/outbox?to=cy@example.org").get_data(as_text=True)
+
+
+def test_outbox_refuses_a_bad_page_number(client: FlaskClient) -> None:
+    for page in ("0", "-1", "two", "9" * 30):
+        assert client.get(f"/outbox?page={page}").status_code == 400
+
+
+def test_static_files_have_versioned_urls_and_a_long_cache(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    style = re.search(r'href="(/static/style\.css\?v=[0-9a-f]{12})"', html)
+    assert style is not None and re.search(r'rel="icon" href="/static/favicon\.svg\?v=[0-9a-f]{12}"', html)
+    response = client.get(style.group(1))
+    assert response.status_code == 200
+    assert response.cache_control.max_age == STATIC_MAX_AGE
