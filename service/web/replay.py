@@ -82,6 +82,12 @@ def by_public(game_id: str, json: bool = False, replay_required: bool = True) ->
     return Opened(table, FACE_UP, {"game_id": game_id}, step, f"{prefix}.public_history", json=json)
 
 
+def at_opening_step(opened: Opened) -> tuple[Opened, int]:
+    """Where the spectator link opens: a running game at its current step (what a spectator comes
+    to see), a finished one at its start (to be stepped through)."""
+    return opened, opened.table.version if opened.table.active else 1
+
+
 # ------------------------------------------------------------------------------ the two pages
 
 
@@ -179,7 +185,11 @@ def player_history(token: str) -> str | Response:
     return show_history(by_player(token))
 
 
-@blueprint.get("/watch/<token>", defaults={"step": 1}, endpoint="watch_start")
+@blueprint.get("/watch/<token>")
+def watch_start(token: str) -> str | Response:
+    return show_step(*at_opening_step(by_watcher(token)))
+
+
 @blueprint.get("/watch/<token>/<int:step>")
 def watch_step(token: str, step: int) -> str | Response:
     return show_step(by_watcher(token), step)
@@ -212,7 +222,11 @@ def player_history_json(token: str) -> str | Response:
     return show_history(by_player(token, json=True))
 
 
-@api.get("/watch/<token>", defaults={"step": 1}, endpoint="watch_start")
+@api.get("/watch/<token>", endpoint="watch_start")
+def watch_start_json(token: str) -> str | Response:
+    return show_step(*at_opening_step(by_watcher(token, json=True)))
+
+
 @api.get("/watch/<token>/<int:step>", endpoint="watch_step")
 def watch_step_json(token: str, step: int) -> str | Response:
     return show_step(by_watcher(token, json=True), step)

@@ -248,3 +248,13 @@ def test_replay_and_history_times_follow_the_readers_time_zone(app: Flask, clien
     assert re.search(r"<time datetime=\"[^\"]+\" data-localise>[^<]+\(UTC\)</time>", public)
     step = client.get(f"/api{ann}/replay/1").get_json()
     assert step["time"].endswith("+00:00")  # the JSON twin: ISO 8601 in UTC
+
+
+def test_the_spectator_link_opens_a_running_game_at_its_current_step(sqlite_app: Flask) -> None:
+    rt, client = sqlite_app.extensions["pbem"], sqlite_app.test_client()
+    game_id = new_game(rt, "red_black", 2)
+    add_moves(rt, game_id, random.Random(5), 6)
+    version = rt.read_table(game_id).version
+    watch = watch_link(client, host_path(sqlite_app, game_id))
+    assert f"Step {version} of {version}" in client.get(watch).get_data(as_text=True)
+    assert client.get(f"/api{watch}").get_json()["step"] == version
