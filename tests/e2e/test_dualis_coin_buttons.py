@@ -14,7 +14,7 @@ def test_coin_buttons_are_drawn_in_their_coins_colour(
     live_server: tuple[str, Flask],
     page,  # type: ignore[no-untyped-def]
 ) -> None:
-    base, app = live_server
+    _, app = live_server
     players = [Player(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy", "Di")]
     with app.app_context():
         rt = app.extensions["pbem"]
