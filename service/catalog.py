@@ -28,6 +28,10 @@ class GameEntry:
     def seat_counts(self) -> tuple[int, ...]:
         return get_game(self.name).seat_counts
 
+    def rules_query(self, options: dict[str, Any]) -> dict[str, str]:
+        """The query of a table's link to the rules page: the table's options switched on, as "1"."""
+        return {"table": "1", **{key: "1" for key in self.option_labels if options.get(key)}}
+
     def needs_confirmation(self, action: dict[str, Any]) -> bool:
         """Whether a mistap of this action is likely and costly enough to ask first."""
         return any(action.get(key) for key in self.confirm_keys)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import render_template
 from flask_babel import lazy_gettext as _l
@@ -88,6 +89,12 @@ def watch_url(rt: Runtime, table: Table) -> str:
 def public_replay_url(rt: Runtime, table: Table) -> str:
     """The finished game's public replay (open only if the host allows it), absolute."""
     return rt.link(f"/game/{table.game_id}/replay")
+
+
+def rules_url(rt: Runtime, table: Table) -> str:
+    """The game's rules page with this table's options, absolute."""
+    query = urlencode(entry(table.record.game).rules_query(table.record.options))
+    return rt.link(f"/rules/{table.record.game}?{query}")
 
 
 def host_url(rt: Runtime, table: Table) -> str:
@@ -207,6 +214,7 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 "your_move": seat.seat in to_act,
                 "lines": lines_since_last_move(table, seat.seat),
                 "commitment": game_commitment(table),
+                "rules": rules_url(rt, table),
             },
         )
         for seat in mailed_seats(table)

@@ -53,6 +53,23 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
     ), status
 
 
+@blueprint.get("/rules/<game>")
+def rules(game: str) -> str:
+    """A game's rules; linked from a table (`table=1` and its options switched on, each `=1`), with
+    that table's options."""
+    if game not in CATALOG:
+        abort(404, _("There is no such game."))
+    entry = CATALOG[game]
+    if any(value not in ("0", "1") for value in request.args.values()):
+        abort(400, _("Each option of the rules page is 1 (on) or 0 (off)."))
+    options = None
+    if request.args.get("table") == "1":
+        options = {key: request.args.get(key) == "1" for key in entry.option_labels}
+    return render_template(
+        "rules.html", entry=entry, options=options, title=_("How to play %(game)s", game=entry.title)
+    )
+
+
 def _host(form: NewGameForm) -> Player:
     return Player(form.host_name.data.strip(), form.host_email.data.strip())
 

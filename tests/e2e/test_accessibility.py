@@ -1,6 +1,6 @@
 """Every kind of page passes axe-core with no serious or critical violation: the home page, the
-create form, each game's table mid-round, a replay step, the history, the host page, the spectator's
-page and a mail on the outbox."""
+create form, each game's rules, each game's table mid-round, a replay step, the history, the host
+page, the spectator's page and a mail on the outbox."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_the_table_replay_history_host_and_spectator_pages_are_accessible(
     assert found == {name: [] for name in pages}
 
 
-def test_the_home_page_create_form_and_a_mail_are_accessible(
+def test_the_home_create_rules_outbox_and_mail_pages_are_accessible(
     live_server: tuple[str, Flask],
     page,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -87,6 +87,7 @@ def test_the_home_page_create_form_and_a_mail_are_accessible(
     for name, url in {
         "home": f"{base}/",
         "create": f"{base}/new/dualis",
+        **{f"rules of {game}": f"{base}/rules/{game}?table=1" for game in SEATS},
         "outbox": f"{base}/outbox",
         "mail": f"{base}/outbox/{invitation.id}",
     }.items():
