@@ -77,3 +77,10 @@ def test_static_files_have_versioned_urls_and_a_long_cache(client: FlaskClient) 
     response = client.get(style.group(1))
     assert response.status_code == 200
     assert response.cache_control.max_age == STATIC_MAX_AGE
+
+
+def test_the_create_form_offers_fewer_players_only_where_the_game_allows_it(client: FlaskClient) -> None:
+    for game in GAMES:
+        html = client.get(f"/new/{game}").get_data(as_text=True)
+        fewer = "Leave the last rows empty for fewer players." in html
+        assert fewer == (len(get_game(game).seat_counts) > 1), game
