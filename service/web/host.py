@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from service.catalog import entry
 from service.eventlog.models import SeatKeeper
-from service.mail.drafting import game_title, public_replay_url, watch_url
+from service.mail.drafting import game_title, player_url, public_replay_url, watch_url
 from service.play.hosting import (
     cancel_game,
     resend_link,
@@ -47,6 +47,11 @@ def page(token: str) -> str:
         grantable_days=GRANTABLE_DAYS,
         token=token,
         watch=watch_url(rt, table),
+        seat_links={
+            seat.seat: player_url(rt, table, seat.seat)
+            for seat in table.seats
+            if seat.keeper != SeatKeeper.BOT
+        },
         public_replay=public_replay_url(rt, table),
         commitment=game_commitment(table),
     )

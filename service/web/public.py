@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from service.catalog import CATALOG
@@ -46,6 +47,14 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
             error = str(refusal)
         else:
             rt = runtime()
+            invited = sum(1 for player in players if not player.bot)
+            flash(
+                ngettext(
+                    "The game is set up and its invitation went out to %(num)s player.",
+                    "The game is set up and its invitations went out to %(num)s players.",
+                    invited,
+                )
+            )
             return redirect(host_url(rt, rt.read_table(game_id)), 303)
     status = 422 if request.method == "POST" else 200
     return render_template(
