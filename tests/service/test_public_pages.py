@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Flask
@@ -10,8 +11,10 @@ from sqlmodel import Session
 
 from rules import GAMES, get_game
 from service.eventlog.models import OutboxMail
+from service.play.hosting import Player, create_game
 from service.web.assets import STATIC_MAX_AGE
 from service.web.outbox import PAGE_SIZE
+from tests.helpers import mails, move_form, play_path
 
 
 def test_home_page_states_each_games_own_player_counts(client: FlaskClient) -> None:
@@ -84,3 +87,21 @@ def test_the_create_form_offers_fewer_players_only_where_the_game_allows_it(clie
         html = client.get(f"/new/{game}").get_data(as_text=True)
         fewer = "Leave the last rows empty for fewer players." in html
         assert fewer == (len(get_game(game).seat_counts) > 1), game
+
+
+def test_the_tab_title_says_your_move_only_to_the_seat_that_owes_one(app: Flask, client: FlaskClient) -> None:
+    players = [Player("Ann", "ann@example.org"), Player("Bo", "bo@example.org")]
+    game_id = create_game(app.extensions["pbem"], "red_black", players, players[0], seed=3)
+    table = app.extensions["pbem"].read_table(game_id)
+    assert table.rules.to_act(table.state) == {0, 1}  # both choose a camp card at once
+    titles = [
+        re.search(r"<title>([^<]*)</title>", client.get(play_path(mail)).get_data(as_text=True)).group(1)
+        for mail in mails(app, kind="invitation")
+    ]
+    assert all(title.startswith("Your move · ") for title in titles)
+    first = mails(app, to="ann@example.org", kind="invitation")[0]
+    form = move_form(client.get(play_path(first)).get_data(as_text=True))
+    assert form is not None
+    client.post(form.action, data={**form.fields, "action": json.dumps(form.actions()[0])})
+    after = client.get(play_path(first)).get_data(as_text=True)
+    assert "<title>Your move" not in after  # Ann waits for Bo now
