@@ -17,7 +17,6 @@ from service.localtime import time_tag
 from service.runtime import Runtime
 
 csrf = CSRFProtect()
-babel = Babel()
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -44,7 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
     app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
     init_celery(app)
-    babel.init_app(app, locale_selector=select_locale)
+    # Each app its own Babel: its translations cache is keyed by language only, not by directory.
+    Babel(app, locale_selector=select_locale)
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)

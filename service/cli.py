@@ -12,15 +12,18 @@ from typing import Any
 
 from flask import Flask
 
+from rules import GAMES
 from service import create_app
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
-from service.play.hosting import TIMEOUT_POLICIES, Player, TurnSettings, create_game, seat_keeper
+from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
+from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import run_due_clocks
 from service.runtime import Runtime
 from service.tasks.recovery import sweep
+from service.web.forms import refusal_text
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--threads", type=int, default=8)
     new = commands.add_parser("new", help="create a game and send the invitations; prints its id last")
-    new.add_argument("game")
+    new.add_argument("game", choices=GAMES)
     new.add_argument("--email", action="append", required=True, help="a player's email, in seat order")
     new.add_argument("--name", action="append", default=[], help="a player's name, in seat order")
     new.add_argument("--option", action="append", default=[], type=parse_option, help="key=value")
@@ -58,17 +61,26 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SEAT",
         help="seat SEAT (from 0) is played by the seat-keeper; the emails fill the other seats",
     )
-    new.add_argument("--days", type=int, default=0, help="days per move: 1, 2, 3 or 7 (default: no limit)")
+    new.add_argument(
+        "--days",
+        type=int,
+        default=NO_LIMIT,
+        choices=(NO_LIMIT, *MOVE_DAYS),
+        help=f"days per move (default {NO_LIMIT}: no limit)",
+    )
     new.add_argument("--weekend-pause", action="store_true", help="the clocks stop on weekends")
     new.add_argument("--timezone", default="UTC", help="the game's IANA time zone (default UTC)")
     new.add_argument("--remind-hours", type=int, help="hours before a deadline for the reminder (0: none)")
     new.add_argument(
         "--timeout",
         default=TimeoutPolicy.BOT,
-        choices=TIMEOUT_POLICIES,
+        choices=tuple(TimeoutPolicy),
+        type=TimeoutPolicy,
         help="when a player runs out of time (default: the seat-keeper plays for them)",
     )
-    new.add_argument("--vacation-days", type=int, default=14, help="each player's vacation days a year")
+    new.add_argument(
+        "--vacation-days", type=int, default=DEFAULT_VACATION_DAYS, help="each player's vacation days a year"
+    )
     links = commands.add_parser("links", help="print each seat's current link")
     links.add_argument("game_id")
     commands.add_parser("migrate", help="bring the database schema up to date")
@@ -103,15 +115,15 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
     ]
     host_email = args.host_email or args.email[0]
     host = Player(next((p.name for p in players if p.email == host_email), host_email), host_email)
-    turns = TurnSettings(
+    control = TimeControl(
         args.days, args.weekend_pause, args.timezone, args.remind_hours, args.timeout, args.vacation_days
     )
     try:
         game_id = create_game(
-            app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed, turns
+            app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed, control
         )
-    except ValueError as error:
-        print(f"error: {error}")
+    except SetupRefused as refusal:
+        print(f"error: {refusal_text(refusal)}")
         return 2
     print(game_id)
     return 0

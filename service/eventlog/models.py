@@ -3,25 +3,21 @@ turn clocks and vacations of games played against the clock."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
-def utcnow() -> datetime:
-    """Now, timezone-aware in UTC (SQLModel's UTCDateTime stores and returns it as UTC)."""
-    return datetime.now(UTC)
-
-
-class GameStatus:
+class GameStatus(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
     CANCELLED = "cancelled"
 
 
-class TimeoutPolicy:
+class TimeoutPolicy(StrEnum):
     """What happens when a player's time for a move runs out."""
 
     BOT = "bot"  # the seat-keeper plays for the absent player until they return (the default)
@@ -41,7 +37,7 @@ class GameRecord(SQLModel, table=True):
     host_name: str = Field(default="", max_length=100)
     host_email: str = Field(max_length=254)
     host_key_version: int = Field(default=1)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime
     finished_at: datetime | None = None
     # Hashed with the seed into the commitment shown at the start; revealed with the seed at the end.
     seed_salt: str = Field(default="", max_length=64)
@@ -61,7 +57,7 @@ class GameRecord(SQLModel, table=True):
     forfeit_seat: int | None = None  # the seat that forfeited, when the game ended that way
 
 
-class NotifyMode:
+class NotifyMode(StrEnum):
     """How a player hears that a game waits on them."""
 
     TURN = "turn"  # a mail at each turn (the default)
@@ -69,7 +65,7 @@ class NotifyMode:
     NONE = "none"
 
 
-class SeatKeeper:
+class SeatKeeper(StrEnum):
     """Who makes a seat's moves."""
 
     PLAYER = "player"  # the player, by hand
@@ -94,7 +90,7 @@ class SeatRecord(SQLModel, table=True):
     keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
 
 
-class EventOrigin:
+class EventOrigin(StrEnum):
     """Who made the move an event records (pages and the replay mark moves not made by hand)."""
 
     PLAYER = "player"
@@ -117,14 +113,14 @@ class EventRecord(SQLModel, table=True):
     v: int
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     seat: int | None = None
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime
     # On the first event of each move: the action that caused it, so that the log can be re-run
     # from the revealed seed (service/fairness.py) to show the deals were not tampered with.
     action: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     origin: str = Field(default=EventOrigin.PLAYER, max_length=16)
 
 
-class CommandStatus:
+class CommandStatus(StrEnum):
     PENDING = "pending"
     ACCEPTED = "accepted"
     REJECTED = "rejected"
@@ -147,11 +143,11 @@ class CommandRecord(SQLModel, table=True):
     key: str = Field(max_length=64)
     status: str = Field(default=CommandStatus.PENDING, max_length=16)
     reason: str | None = None
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime
     decided_at: datetime | None = None
 
 
-class MailStatus:
+class MailStatus(StrEnum):
     PENDING = "pending"
     SENT = "sent"
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
@@ -179,8 +175,8 @@ class OutboxMail(SQLModel, table=True):
     status: str = Field(default=MailStatus.PENDING, max_length=16)
     attempts: int = Field(default=0)
     last_error: str | None = None
-    created_at: datetime = Field(default_factory=utcnow)
-    next_attempt_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime
+    next_attempt_at: datetime
     claimed_until: datetime | None = None
     sent_at: datetime | None = None
 
@@ -195,7 +191,7 @@ class DigestRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=254)  # lower-cased: one reader whatever the spelling
     day: date  # the reader's local day
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime
     mail_id: int | None = Field(default=None, foreign_key="outbox.id")
 
 
@@ -242,4 +238,4 @@ class Vacation(SQLModel, table=True):
     days: int
     starts_at: datetime
     ends_at: datetime
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime

@@ -196,9 +196,11 @@ def append_events(
     seat: int | None,
     action: dict[str, Any] | None = None,
     origin: str = EventOrigin.PLAYER,
-    now: datetime | None = None,
+    *,
+    now: datetime,
 ) -> None:
-    """Add events after `expected_version`; VersionConflict if someone else appended first.
+    """Add events after `expected_version`, appended at `now`; VersionConflict if someone else
+    appended first.
 
     `seat` made the move `action` (kept on the first event) and `origin` says how it was made.
     The unique (game_id, seq) constraint makes the database the judge: a concurrent writer's
@@ -216,7 +218,7 @@ def append_events(
                 seat=seat,
                 action=action if offset == 1 else None,
                 origin=origin,
-                **({"created_at": now} if now is not None else {}),
+                created_at=now,
             )
         )
     try:
@@ -236,7 +238,7 @@ def append_move(
     now: datetime,
 ) -> Table:
     """Append one move's events after the table's version; the table after them."""
-    append_events(session, table.game_id, table.version, events, seat, action, origin, now)
+    append_events(session, table.game_id, table.version, events, seat, action, origin, now=now)
     return table.extended(events, seat, action, origin, now)
 
 

@@ -192,11 +192,13 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
 
 
 def outbox_row(rt: Runtime, mail: OutboxMail, values: dict[str, Any]) -> OutboxMail:
-    """`mail` (headers set) with its text and HTML bodies rendered from `mail/<kind>.*`, ready to store."""
+    """`mail` (headers set) with its text and HTML bodies rendered from `mail/<kind>.*`, written and
+    due now, ready to store."""
     values = {"to_name": mail.to_name, "unsubscribe": mail.unsubscribe_url, **values}
     mail.text_body = render_template(f"mail/{mail.kind}.txt", **values)
     mail.html_body = render_template(f"mail/{mail.kind}.html", **values)
     mail.status = MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT
+    mail.created_at = mail.next_attempt_at = rt.clock.now()
     return mail
 
 

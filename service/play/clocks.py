@@ -13,15 +13,11 @@ from datetime import datetime
 from sqlalchemy import tuple_
 from sqlmodel import Session, col, or_, select
 
-from service.eventlog.models import GameRecord, SeatKeeper, TurnClock, Vacation
+from service.eventlog.models import SeatKeeper, TurnClock, Vacation
 from service.eventlog.store import Table
 from service.play.automatic import automatic_origin
-from service.play.deadlines import Interval, TimeControl, deadline, owed_moves
-
-
-def time_control(record: GameRecord) -> TimeControl:
-    """A game's time control, as chosen at creation."""
-    return TimeControl(record.move_days, record.weekend_pause, record.timezone, record.remind_hours)
+from service.play.deadlines import Interval, deadline, owed_moves
+from service.play.time_control import TimeControl
 
 
 def vacations(session: Session, game_id: str) -> list[Vacation]:
@@ -60,7 +56,7 @@ def sync_clocks(session: Session, table: Table, now: datetime) -> list[TurnClock
     else:
         query = query.where(col(TurnClock.settled_at).is_(None))
     rows = {(row.seat, row.owed_since_seq): row for row in session.exec(query).all()}
-    control = time_control(table.record)
+    control = TimeControl.of(table.record)
     away = away_by_seat(session, table.game_id) if control.timed else {}
     current = []
     for owe in owed.values():

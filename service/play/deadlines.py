@@ -16,33 +16,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from rules import Game
+from service.play.time_control import TimeControl
 
 Interval = tuple[datetime, datetime]
 DAY = timedelta(days=1)
-DEFAULT_REMIND_HOURS = 24
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """A game's time control: days per move (0: no limit), the weekend pause and its zone, and
-    the reminder's hours before the deadline (None: the default; 0: no reminder)."""
-
-    days: int = 0
-    weekend_pause: bool = False
-    zone: str = "UTC"
-    remind_hours: int | None = None
-
-    @property
-    def timed(self) -> bool:
-        return self.days > 0
-
-    def remind_before(self, allowed: timedelta) -> timedelta | None:
-        """Running time before the deadline when the reminder goes: 24 h by default, or half the
-        time when that is shorter (1-day games); None for no reminder."""
-        if self.remind_hours == 0:
-            return None
-        before = timedelta(hours=self.remind_hours or DEFAULT_REMIND_HOURS)
-        return min(before, allowed / 2)
 
 
 @dataclass(frozen=True)
@@ -104,7 +81,7 @@ def pauses(control: TimeControl, start: datetime, away: Iterable[Interval]) -> I
     vacations = sorted(away)
     if not control.weekend_pause:
         return iter(vacations)
-    return heapq.merge(vacations, weekends(start, ZoneInfo(control.zone)))
+    return heapq.merge(vacations, weekends(start, ZoneInfo(control.timezone)))
 
 
 def deadline(
@@ -112,7 +89,7 @@ def deadline(
 ) -> Deadline:
     """The reminder and due time of a move owed since `since` in a timed game, with the game's days
     per move or `days` (more time the host gave, from `since`)."""
-    allowed = (control.days if days is None else days) * DAY
+    allowed = (control.move_days if days is None else days) * DAY
     away = list(away)
     due = clock_end(since, allowed, pauses(control, since, away))
     before = control.remind_before(allowed)

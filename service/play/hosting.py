@@ -9,6 +9,7 @@ from typing import Any
 from sqlmodel import Session
 
 from rules import get_game
+from rules.base import N_
 from service.eventlog.models import (
     EventOrigin,
     GameRecord,
@@ -16,18 +17,13 @@ from service.eventlog.models import (
     OutboxMail,
     SeatKeeper,
     SeatRecord,
-    TimeoutPolicy,
 )
 from service.eventlog.store import append_events, load_table, lock_game
 from service.mail.drafting import draft_mail, invitation_mails, mailed_seats, player_url
 from service.play.clocks import sync_clocks
 from service.play.settle import settle
+from service.play.time_control import TimeControl
 from service.runtime import Runtime
-from service.zones import is_zone
-
-MOVE_DAYS = (0, 1, 2, 3, 7)
-TIMEOUT_POLICIES = (TimeoutPolicy.BOT, TimeoutPolicy.FORFEIT, TimeoutPolicy.HOST)
-MAX_VACATION_DAYS = 60
 
 
 @dataclass(frozen=True)
@@ -46,29 +42,59 @@ def seat_keeper(name: str, number: int, of: int) -> Player:
     return Player(name or (f"{BOT_NAME} {number}" if of > 1 else BOT_NAME), "", bot=True)
 
 
-@dataclass(frozen=True)
-class TurnSettings:
-    """How a game runs against the clock, chosen at creation (see service/deadlines.py)."""
+class SetupRefused(ValueError):
+    """A game that cannot be created as asked: `msgid` and `params` for the host, where `%(title)s`
+    stands for the game's title (the edge names `game` as players know it) and a tuple of numbers
+    for alternatives ("3 or 4")."""
 
-    move_days: int = 0  # days per move; 0: no time limit
-    weekend_pause: bool = False
-    timezone: str = "UTC"
-    remind_hours: int | None = None  # None: 24 h before, or half the time for 1-day games; 0: none
-    timeout: str = TimeoutPolicy.BOT
-    vacation_days: int = 14  # per seat and calendar year
+    def __init__(self, game: str, msgid: str, **params: Any) -> None:
+        spelled = {key: " or ".join(map(str, v)) if isinstance(v, tuple) else v for key, v in params.items()}
+        super().__init__(msgid % {"title": game, **spelled})
+        self.game, self.msgid, self.params = game, msgid, params
 
-    def check(self) -> None:
-        """ValueError naming the first setting that is not allowed."""
-        if self.move_days not in MOVE_DAYS:
-            raise ValueError(f"days per move must be one of {', '.join(map(str, MOVE_DAYS))}")
-        if not is_zone(self.timezone):
-            raise ValueError(f"unknown time zone {self.timezone!r}; use a name like Europe/Paris")
-        if self.remind_hours is not None and self.remind_hours < 0:
-            raise ValueError("the reminder cannot come after the deadline")
-        if self.timeout not in TIMEOUT_POLICIES:
-            raise ValueError(f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}")
-        if not 0 <= self.vacation_days <= MAX_VACATION_DAYS:
-            raise ValueError(f"the vacation allowance must be 0 to {MAX_VACATION_DAYS} days")
+
+def check_setup(game: str, players: list[Player], options: dict[str, Any], control: TimeControl) -> None:
+    """SetupRefused unless the seats, the options and the time control fit the game (before the
+    rules are asked to start it)."""
+    rules = get_game(game)
+    refusal = control.refusal()
+    if refusal is not None:
+        raise SetupRefused(game, refusal[0], **refusal[1])
+    if all(player.bot for player in players):
+        raise SetupRefused(game, N_("At least one seat must be a person's, not the seat-keeper's."))
+    if len(players) not in rules.seat_counts:
+        raise SetupRefused(game, N_("%(title)s is played by %(counts)s players."), counts=rules.seat_counts)
+    unknown = sorted(set(options) - set(rules.default_options))
+    if unknown:
+        raise SetupRefused(game, N_("%(title)s has no option %(names)s."), names=", ".join(unknown))
+
+
+def opening_events(game: str, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules' opening events; SetupRefused when the rules refuse these options for this many
+    seats (naming the seat counts that would do, when there are some)."""
+    rules = get_game(game)
+    try:
+        return rules.start(seed, seats, options)
+    except ValueError as refusal:
+        # Which seat counts a variant allows is the rules' to say (Duālis needs four players
+        # unless it is played Iso), so ask them rather than repeat the rule here.
+        fitting = tuple(n for n in rules.seat_counts if n != seats and _starts(game, seed, n, options))
+        if fitting:
+            raise SetupRefused(
+                game, N_("%(title)s is played by %(counts)s players with these options."), counts=fitting
+            ) from refusal
+        raise SetupRefused(
+            game, N_("%(title)s cannot start with these options: %(reason)s"), reason=str(refusal)
+        ) from refusal
+
+
+def _starts(game: str, seed: int, seats: int, options: dict[str, Any]) -> bool:
+    """Whether the rules start the game with this many seats and these options."""
+    try:
+        get_game(game).start(seed, seats, options)
+    except ValueError:
+        return False
+    return True
 
 
 def create_game(
@@ -78,34 +104,27 @@ def create_game(
     host: Player,
     options: dict[str, Any] | None = None,
     seed: int | None = None,
-    turns: TurnSettings | None = None,
+    control: TimeControl | None = None,
 ) -> str:
     """A new game with its opening events, clocks and invitations (and the bot seats' moves, if they
-    begin); ValueError for bad options, seats or turn settings."""
-    rules = get_game(game)
-    turns = turns or TurnSettings()
-    turns.check()
-    if all(player.bot for player in players):
-        raise ValueError("at least one seat must be a person's")
+    begin); SetupRefused for seats, options or a time control that do not fit."""
+    options = dict(options or {})
+    control = control or TimeControl()
+    check_setup(game, players, options, control)
     seed = secrets.randbits(62) if seed is None else seed
-    opening = rules.start(seed, len(players), options or {})
+    opening = opening_events(game, seed, len(players), options)
     game_id = secrets.token_urlsafe(9)
     now = rt.clock.now()
     with Session(rt.engine, expire_on_commit=False) as session:
         record = GameRecord(
             id=game_id,
             game=game,
-            options=dict(options or {}),
+            options=options,
             host_name=host.name,
             host_email=host.email,
             seed_salt=secrets.token_hex(16),
             created_at=now,
-            move_days=turns.move_days,
-            weekend_pause=turns.weekend_pause,
-            timezone=turns.timezone,
-            remind_hours=turns.remind_hours,
-            timeout=turns.timeout,
-            vacation_days=turns.vacation_days,
+            **control.columns(),
         )
         session.add(record)
         seats = [
@@ -168,10 +187,11 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
         table = load_table(session, game_id, rt.cache)
         if not table.active:
             return False
+        now = rt.clock.now()
         table.record.status = GameStatus.CANCELLED
-        table.record.finished_at = rt.clock.now()
+        table.record.finished_at = now
         session.add(table.record)
-        sync_clocks(session, table, rt.clock.now())
+        sync_clocks(session, table, now)
         mails: list[OutboxMail] = [
             draft_mail(rt, table, "game_cancelled", seat.seat, {}) for seat in mailed_seats(table)
         ]

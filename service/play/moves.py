@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -27,7 +28,9 @@ from service.runtime import Runtime
 CONFLICT_RETRIES = 20
 
 
-class MoveStatus:
+class MoveStatus(StrEnum):
+    """What became of a submitted move (the JSON API's `status`)."""
+
     ACCEPTED = "accepted"
     PENDING = "pending"
     REJECTED = "rejected"
@@ -40,7 +43,7 @@ class MoveStatus:
 class MoveOutcome:
     """What became of a submitted move, with a message for the player."""
 
-    status: str
+    status: MoveStatus
     message: Message | None = None
     command_id: int | None = None
 
@@ -91,7 +94,9 @@ def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str
         verdict = decide(table, seat, seq, action)
         if isinstance(verdict, MoveOutcome):
             return verdict
-        command = CommandRecord(game_id=game_id, seat=seat, seq=seq, action=action, key=key)
+        command = CommandRecord(
+            game_id=game_id, seat=seat, seq=seq, action=action, key=key, created_at=rt.clock.now()
+        )
         session.add(command)
         try:
             session.commit()
@@ -134,7 +139,7 @@ def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
     if command.status == CommandStatus.REJECTED:
         reason = json.loads(command.reason or "{}")
         message = (reason.get("msgid", N_("The move was refused.")), reason.get("params", {}))
-        return MoveOutcome(reason.get("status", MoveStatus.REJECTED), message, command.id)
+        return MoveOutcome(MoveStatus(reason.get("status", MoveStatus.REJECTED)), message, command.id)
     if replayed:
         return MoveOutcome(MoveStatus.DUPLICATE, (N_("This move was already played."), {}), command.id)
     return MoveOutcome(MoveStatus.ACCEPTED, (N_("Your move was played."), {}), command.id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
@@ -26,12 +27,11 @@ from service.mail.drafting import draft_mail, host_url, lines_since_last_move, p
 from service.play.automatic import play_for
 from service.play.clocks import sync_clocks
 from service.play.settle import finish_moves, forfeit, in_game
+from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 
-GRANTABLE_DAYS = (1, 2, 3, 7)
 
-
-class HostDecision:
+class HostDecision(StrEnum):
     """What the host may decide for a player out of time (timeout policy "host")."""
 
     KEEPER = "keeper"  # the seat-keeper plays this move
@@ -151,7 +151,7 @@ def timed_out_clocks(session: Session, game_id: str) -> list[TurnClock]:
     return list(session.exec(query.order_by(col(TurnClock.seat))).all())
 
 
-def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: str, days: int = 0) -> bool:
+def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecision, days: int = 0) -> bool:
     """Carry out the host's decision for a player out of time; False if that clock no longer waits
     for one (the player moved meanwhile, or the game ended)."""
 
@@ -177,8 +177,8 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: str, days
         session.add(mail)
         return True, [mail]
 
-    if decision not in (HostDecision.KEEPER, HostDecision.FORFEIT, HostDecision.MORE_TIME):
+    if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")
-    if decision == HostDecision.MORE_TIME and days not in GRANTABLE_DAYS:
-        raise ValueError(f"more time is {', '.join(map(str, GRANTABLE_DAYS))} days")
+    if decision == HostDecision.MORE_TIME and days not in MOVE_DAYS:
+        raise ValueError(f"more time is {', '.join(map(str, MOVE_DAYS))} days")
     return in_game(rt, game_id, change)

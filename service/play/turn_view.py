@@ -11,8 +11,8 @@ from sqlmodel import Session
 from service.eventlog.models import TurnClock, Vacation
 from service.eventlog.store import Table
 from service.localtime import browser_may_localise, zone_name
-from service.play.clocks import Waiting, time_control, vacations, waiting_on
-from service.play.deadlines import TimeControl
+from service.play.clocks import Waiting, vacations, waiting_on
+from service.play.time_control import TimeControl
 from service.play.timeouts import timed_out_clocks
 from service.play.vacations import days_left, local_today
 from service.runtime import Runtime
@@ -24,8 +24,6 @@ class TurnView:
 
     waiting: list[Waiting]
     control: TimeControl
-    timeout: str
-    vacation_days: int
     zone: str  # the reader's time zone
     localise: bool  # the reader chose no zone: the page's script may show the browser's
     seat: int | None = None
@@ -45,9 +43,7 @@ def turn_view(rt: Runtime, table: Table, seat: int | None, host: bool = False) -
         timed_out = timed_out_clocks(session, table.game_id) if host and table.active else []
     view = TurnView(
         waiting,
-        time_control(table.record),
-        table.record.timeout,
-        table.record.vacation_days,
+        TimeControl.of(table.record),
         zone_name(table, seat),
         browser_may_localise(table, seat),
         timed_out=timed_out,
@@ -70,11 +66,11 @@ def turn_json(view: TurnView) -> dict[str, Any]:
     data: dict[str, Any] = {
         "waiting_on": [waiting.as_json() for waiting in view.waiting],
         "time_control": {
-            "days_per_move": view.control.days,
+            "days_per_move": view.control.move_days,
             "weekend_pause": view.control.weekend_pause,
-            "timezone": view.control.zone,
-            "timeout": view.timeout,
-            "vacation_days_per_year": view.vacation_days,
+            "timezone": view.control.timezone,
+            "timeout": view.control.timeout,
+            "vacation_days_per_year": view.control.vacation_days,
         },
     }
     if view.seat is not None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext as _nl
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, FieldList, FormField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -20,18 +22,17 @@ from wtforms.validators import (
 )
 
 from rules import get_game
-from service.catalog import GameEntry
+from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
-from service.play.hosting import Player, TurnSettings, seat_keeper
+from service.i18n import say
+from service.play.hosting import Player, SetupRefused, seat_keeper
+from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.vacations import PLAN_AHEAD_DAYS
 from service.zones import is_zone
 
 MOVE_DAY_CHOICES = [
-    SelectChoice("0", _l("No time limit")),
-    SelectChoice("1", _l("1 day per move")),
-    SelectChoice("2", _l("2 days per move")),
-    SelectChoice("3", _l("3 days per move")),
-    SelectChoice("7", _l("7 days per move")),
+    SelectChoice(str(NO_LIMIT), _l("No time limit")),
+    *(SelectChoice(str(n), _nl("%(num)s day per move", "%(num)s days per move", n)) for n in MOVE_DAYS),
 ]
 REMINDER_CHOICES = [
     SelectChoice("", _l("24 hours before the deadline (half the time for 1-day moves)")),
@@ -73,13 +74,15 @@ class NewGameForm(FlaskForm):
     seed = IntegerField(
         _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), NumberRange(0)]
     )
-    move_days = SelectField(_l("Time per move"), choices=MOVE_DAY_CHOICES, default="0")
+    move_days = SelectField(_l("Time per move"), choices=MOVE_DAY_CHOICES, default=str(NO_LIMIT))
     weekend_pause = BooleanField(_l("Clocks stop on Saturdays and Sundays"))
     timezone = StringField(
         _l("The game's time zone"), default="UTC", validators=[DataRequired(), Length(max=64), check_zone]
     )
     remind_hours = SelectField(_l("Reminder"), choices=REMINDER_CHOICES, default="")
-    timeout = SelectField(_l("When a player runs out of time"), choices=TIMEOUT_CHOICES, default="bot")
+    timeout = SelectField(
+        _l("When a player runs out of time"), choices=TIMEOUT_CHOICES, default=TimeoutPolicy.BOT.value
+    )
     vacation_days = SelectField(
         _l("Vacation days per player and year"), choices=VACATION_CHOICES, default=14, coerce=int
     )
@@ -97,14 +100,14 @@ class NewGameForm(FlaskForm):
                 players.append(Player(name or email.split("@")[0], email))
         return players
 
-    def chosen_turns(self) -> TurnSettings:
+    def chosen_control(self) -> TimeControl:
         """The time control and the rules for absent players."""
-        return TurnSettings(
+        return TimeControl(
             move_days=int(self.move_days.data),
             weekend_pause=bool(self.weekend_pause.data),
             timezone=self.timezone.data.strip(),
             remind_hours=int(self.remind_hours.data) if self.remind_hours.data else None,
-            timeout=self.timeout.data,
+            timeout=TimeoutPolicy(self.timeout.data),
             vacation_days=self.vacation_days.data,
         )
 
@@ -144,3 +147,12 @@ class VacationForm(FlaskForm):
     days = IntegerField(
         _l("Number of days"), default=1, validators=[InputRequired(), NumberRange(1, PLAN_AHEAD_DAYS)]
     )
+
+
+def refusal_text(refusal: SetupRefused) -> str:
+    """Why a game cannot be created, in the reader's language, the game named by its title."""
+    spelled = {
+        key: _(" or ").join(map(str, value)) if isinstance(value, tuple) else value
+        for key, value in refusal.params.items()
+    }
+    return say((refusal.msgid, {**spelled, "title": entry(refusal.game).title}))

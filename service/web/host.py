@@ -19,7 +19,8 @@ from service.play.hosting import (
     set_host_notify,
     set_public_replay,
 )
-from service.play.timeouts import GRANTABLE_DAYS, HostDecision, decide_timeout
+from service.play.time_control import MOVE_DAYS
+from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
@@ -44,7 +45,7 @@ def page(token: str) -> str:
         entry=entry(table.record.game),
         page=seat_summary(table, None),
         turns=turn_view(rt, table, None, host=True),
-        grantable_days=GRANTABLE_DAYS,
+        grantable_days=MOVE_DAYS,
         token=token,
         watch=watch_url(rt, table),
         seat_links={
@@ -133,11 +134,11 @@ def decide(token: str, clock_id: int) -> Response:
     table = host_access(rt, token)
     decision = request.form.get("decision", "")
     days = request.form.get("days", "0")
-    if decision not in (HostDecision.KEEPER, HostDecision.FORFEIT, HostDecision.MORE_TIME):
+    if decision not in tuple(HostDecision):
         abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    if not days.isdigit() or (decision == HostDecision.MORE_TIME and int(days) not in GRANTABLE_DAYS):
+    if not days.isdigit() or (decision == HostDecision.MORE_TIME and int(days) not in MOVE_DAYS):
         abort(400, _("Choose how many more days to give."))
-    if decide_timeout(rt, table.game_id, clock_id, decision, int(days)):
+    if decide_timeout(rt, table.game_id, clock_id, HostDecision(decision), int(days)):
         flash(str(DECIDED[decision]))
     else:
         flash(_("That player no longer waits for a decision: they moved, or the game ended."))

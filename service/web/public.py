@@ -10,11 +10,11 @@ from werkzeug.wrappers import Response
 from service.catalog import CATALOG
 from service.eventlog.store import GameNotFound
 from service.mail.drafting import game_title, host_url
-from service.play.hosting import Player, create_game
+from service.play.hosting import Player, SetupRefused, create_game
 from service.play.turn_view import turn_view
 from service.runtime import runtime
 from service.web.access import seat_summary
-from service.web.forms import NewGameForm, new_game_form
+from service.web.forms import NewGameForm, new_game_form, refusal_text
 
 blueprint = Blueprint("public", __name__)
 
@@ -41,10 +41,10 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
                 host=_host(form),
                 options=form.chosen_options(game_entry),
                 seed=form.seed.data,
-                turns=form.chosen_turns(),
+                control=form.chosen_control(),
             )
-        except ValueError as refusal:
-            error = str(refusal)
+        except SetupRefused as refusal:
+            error = refusal_text(refusal)
         else:
             rt = runtime()
             invited = sum(1 for player in players if not player.bot)

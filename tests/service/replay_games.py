@@ -51,7 +51,7 @@ def add_moves(
             seat, action = random_move(rules, state, rng)
             events = rules.act(state, seat, action)
             origin = (origins or {}).get(made, EventOrigin.PLAYER)
-            append_events(session, game_id, version, events, seat, action, origin, rt.clock.now())
+            append_events(session, game_id, version, events, seat, action, origin, now=rt.clock.now())
             for event in events:
                 state = rules.apply(state, event)
             version += len(events)

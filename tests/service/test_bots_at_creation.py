@@ -59,5 +59,5 @@ def test_three_friends_play_dualis_with_a_seat_keeper_fourth(app: Flask, client:
 def test_a_game_needs_at_least_one_person(app: Flask, client: FlaskClient) -> None:
     response = new_game_page(client, bots=[0, 1, 2, 3])
     assert response.status_code == 422
-    assert "at least one seat must be a person" in response.get_data(as_text=True)
+    assert "At least one seat must be a person" in response.get_data(as_text=True)
     assert not mails(app)

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from rules import get_game
-from service.play.deadlines import TimeControl, clock_end, deadline, owed_moves
+from service.play.deadlines import clock_end, deadline, owed_moves
+from service.play.time_control import TimeControl
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -18,38 +19,38 @@ def paris(*args: int) -> datetime:
 
 def test_one_day_per_move_is_due_a_day_later_and_reminded_at_half_time() -> None:
     since = datetime(2026, 6, 2, 10, 0, tzinfo=UTC)  # a Tuesday
-    due = deadline(TimeControl(days=1), since)
+    due = deadline(TimeControl(move_days=1), since)
     assert due.due_at == since + timedelta(days=1)
     assert due.remind_at == since + timedelta(hours=12)
 
 
 def test_longer_moves_are_reminded_a_day_before_or_as_the_game_chose() -> None:
     since = datetime(2026, 6, 2, 10, 0, tzinfo=UTC)
-    assert deadline(TimeControl(days=3), since).remind_at == since + timedelta(days=2)
-    assert deadline(TimeControl(days=3, remind_hours=6), since).remind_at == since + timedelta(hours=66)
-    assert deadline(TimeControl(days=3, remind_hours=0), since).remind_at is None
+    assert deadline(TimeControl(move_days=3), since).remind_at == since + timedelta(days=2)
+    assert deadline(TimeControl(move_days=3, remind_hours=6), since).remind_at == since + timedelta(hours=66)
+    assert deadline(TimeControl(move_days=3, remind_hours=0), since).remind_at is None
 
 
 def test_the_weekend_pause_stops_the_clock_from_saturday_to_monday_local_time() -> None:
-    control = TimeControl(days=1, weekend_pause=True, zone="Europe/Paris")
+    control = TimeControl(move_days=1, weekend_pause=True, timezone="Europe/Paris")
     friday_evening = paris(2026, 6, 5, 18, 0)
     due = deadline(control, friday_evening)
     assert due.due_at == paris(2026, 6, 8, 18, 0)  # 6 h on Friday, 18 h on Monday
     assert due.remind_at == paris(2026, 6, 8, 6, 0)  # 12 h of running clock before the deadline
     saturday = paris(2026, 6, 6, 10, 0)
     assert deadline(control, saturday).due_at == paris(2026, 6, 9, 0, 0)  # starts on Monday
-    without = deadline(TimeControl(days=1, zone="Europe/Paris"), friday_evening)
+    without = deadline(TimeControl(move_days=1, timezone="Europe/Paris"), friday_evening)
     assert without.due_at == paris(2026, 6, 6, 18, 0)
 
 
 def test_the_weekend_is_local_even_when_the_clocks_change() -> None:
     # Summer time ends on Sunday 25 October 2026 in Paris: that weekend lasts 49 hours.
-    control = TimeControl(days=1, weekend_pause=True, zone="Europe/Paris")
+    control = TimeControl(move_days=1, weekend_pause=True, timezone="Europe/Paris")
     due = deadline(control, paris(2026, 10, 23, 12, 0)).due_at
     assert due == paris(2026, 10, 26, 12, 0)
     assert due - paris(2026, 10, 23, 12, 0) == timedelta(hours=24 + 49)
     # Friday 12:00 UTC is 21:00 in Tokyo: 3 h run before the Tokyo weekend, 21 h after it.
-    tokyo = TimeControl(days=1, weekend_pause=True, zone="Asia/Tokyo")
+    tokyo = TimeControl(move_days=1, weekend_pause=True, timezone="Asia/Tokyo")
     friday_noon_utc = datetime(2026, 10, 23, 12, 0, tzinfo=UTC)
     assert deadline(tokyo, friday_noon_utc).due_at == datetime(2026, 10, 26, 12, 0, tzinfo=UTC)
 
@@ -57,10 +58,10 @@ def test_the_weekend_is_local_even_when_the_clocks_change() -> None:
 def test_vacations_stop_the_clock_and_merge_with_weekends() -> None:
     monday = datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
     away = [(datetime(2026, 6, 2, tzinfo=UTC), datetime(2026, 6, 4, tzinfo=UTC))]
-    two_days = TimeControl(days=2)
+    two_days = TimeControl(move_days=2)
     assert deadline(two_days, monday, away).due_at == datetime(2026, 6, 5, 10, 0, tzinfo=UTC)
     # Away Thursday to Saturday noon with the weekend paused too: nothing runs from Thursday to Monday.
-    paused = TimeControl(days=2, weekend_pause=True)
+    paused = TimeControl(move_days=2, weekend_pause=True)
     wednesday = datetime(2026, 6, 3, 10, 0, tzinfo=UTC)
     thursday_to_saturday = [(datetime(2026, 6, 4, tzinfo=UTC), datetime(2026, 6, 6, 12, tzinfo=UTC))]
     assert deadline(paused, wednesday, thursday_to_saturday).due_at == datetime(2026, 6, 9, 10, 0, tzinfo=UTC)

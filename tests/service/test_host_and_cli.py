@@ -154,4 +154,8 @@ def test_cli_creates_a_timed_game_with_a_seat_keeper(tmp_path: Path) -> None:
     refused = subprocess.run(
         [*service, "new", "dualis", *friends, "--days", "5"], env=env, capture_output=True, text=True
     )
-    assert refused.returncode == 2 and "days per move" in refused.stdout
+    assert refused.returncode == 2 and "--days: invalid choice: 5" in refused.stderr
+    two = subprocess.run(
+        [*service, "new", "dualis", *friends[:4], "--days", "1"], env=env, capture_output=True, text=True
+    )
+    assert two.returncode == 2 and two.stdout.strip() == "error: Duālis is played by 3 or 4 players."

@@ -31,10 +31,10 @@ def test_append_at_a_taken_version_conflicts_and_overwrites_nothing(app: Flask) 
         table = load_table(session, game_id)
         action = table.rules.legal_actions(table.state, 0)[0]
         events = table.rules.act(table.state, 0, action)
-        append_events(session, game_id, table.version, events, 0)
+        append_events(session, game_id, table.version, events, 0, now=table.times[-1])
         session.commit()
     with Session(engine) as session, pytest.raises(VersionConflict):
-        append_events(session, game_id, table.version, [{"type": "Bogus", "v": 1}], 1)
+        append_events(session, game_id, table.version, [{"type": "Bogus", "v": 1}], 1, now=table.times[-1])
     with Session(engine) as session:
         stored = load_table(session, game_id)
     assert stored.events[table.version :] == tuple(events)
@@ -47,7 +47,7 @@ def test_cached_fold_equals_a_full_fold(app: Flask) -> None:
     with Session(engine) as session:
         first = load_table(session, game_id, cache)
         events = first.rules.act(first.state, 1, first.rules.legal_actions(first.state, 1)[0])
-        append_events(session, game_id, first.version, events, 1)
+        append_events(session, game_id, first.version, events, 1, now=first.times[-1])
         session.commit()
     with Session(engine) as session:
         cached, full = load_table(session, game_id, cache), load_table(session, game_id)

@@ -27,7 +27,7 @@ def run(command: list[str]) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def build_catalog(directory: Path) -> None:
+def build_catalog(directory: Path, translations: dict[str, str] = JAPANESE) -> None:
     """Extract the messages as a translator would, translate a few into Japanese and compile."""
     pot = directory / "messages.pot"
     pybabel = [str(Path(sys.executable).parent / "pybabel")]
@@ -37,8 +37,8 @@ def build_catalog(directory: Path) -> None:
         catalog = read_po(handle, locale="ja")
     catalog.fuzzy = False  # a template's header is fuzzy; compile skips fuzzy catalogs
     for message in catalog:
-        if message.id in JAPANESE:
-            message.string = JAPANESE[message.id]
+        if message.id in translations:
+            message.string = translations[message.id]
     target = directory / "ja" / "LC_MESSAGES"
     target.mkdir(parents=True)
     with (target / "messages.po").open("wb") as handle:

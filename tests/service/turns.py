@@ -10,8 +10,9 @@ from flask import Flask
 
 from service.eventlog.models import EventOrigin
 from service.eventlog.store import Table
-from service.play.hosting import Player, TurnSettings, create_game
+from service.play.hosting import Player, create_game
 from service.play.moves import MoveOutcome, submit_move
+from service.play.time_control import TimeControl
 from service.play.timeouts import ClockRun, run_due_clocks
 from service.runtime import Runtime
 from tests.helpers import SteppingClock
@@ -34,9 +35,9 @@ def people(*names: str) -> list[Player]:
 def new_game(
     rt: Runtime, game: str, players: list[Player], seed: int = 1, options: dict | None = None, **turns: Any
 ) -> str:
-    """A game created through the service with the given turn settings (1 day per move by default)."""
-    settings = TurnSettings(**{"move_days": 1, **turns})
-    return create_game(rt, game, players, HOST, options=options, seed=seed, turns=settings)
+    """A game created through the service with the given time control (1 day per move by default)."""
+    control = TimeControl(**{"move_days": 1, **turns})
+    return create_game(rt, game, players, HOST, options=options, seed=seed, control=control)
 
 
 def play(rt: Runtime, game_id: str, seat: int, action: dict[str, Any] | None = None) -> MoveOutcome:

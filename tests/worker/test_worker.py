@@ -85,7 +85,9 @@ def test_a_command_run_twice_at_once_applies_once(worker_app: Flask) -> None:
     game = rt.read_table(game_id)
     action = game.rules.legal_actions(game.state, 0)[0]
     with Session(rt.engine, expire_on_commit=False) as session:
-        command = CommandRecord(game_id=game_id, seat=0, seq=game.version, action=action, key="twice")
+        command = CommandRecord(
+            game_id=game_id, seat=0, seq=game.version, action=action, key="twice", created_at=rt.clock.now()
+        )
         session.add(command)
         session.commit()
     start = threading.Barrier(2)

@@ -1,0 +1,72 @@
+"""The create-game form's refusals speak to people: translated, and naming the game by its title (not
+the rules' internal name), whether the service or the rules refused the seats."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from service import create_app
+from tests.conftest import app_config
+from tests.helpers import forms, mails
+from tests.service.test_translation import build_catalog
+
+ALERT = re.compile(r'<p class="notice warn" role="alert">(.*?)</p>', re.S)
+
+
+def create(client: FlaskClient, game: str, players: int, language: str = "en") -> TestResponse:
+    """POST the create form of `game` with `players` people in the first seats and nothing else set."""
+    headers = {"Accept-Language": language}
+    page = client.get(f"/new/{game}", headers=headers).get_data(as_text=True)
+    data = {
+        "csrf_token": forms(page)[0].fields["csrf_token"],
+        "host_name": "Ann",
+        "host_email": "a@example.org",
+    }
+    for seat in range(players):
+        data[f"players-{seat}-name"], data[f"players-{seat}-email"] = f"P{seat}", f"p{seat}@example.org"
+    return client.post(f"/new/{game}", data=data, headers=headers)
+
+
+def refusal(response: TestResponse) -> str:
+    """The page's one alert, as the reader sees it."""
+    assert response.status_code == 422
+    (alert,) = ALERT.findall(response.get_data(as_text=True))
+    return html.unescape(alert)
+
+
+def test_a_seat_count_the_game_never_has_is_refused_by_the_games_title(
+    app: Flask, client: FlaskClient
+) -> None:
+    assert refusal(create(client, "red_black", 1)) == "Red and Black Duel is played by 2 players."
+    assert not mails(app)
+
+
+def test_a_seat_count_the_variant_refuses_is_told_with_the_counts_that_fit(
+    app: Flask, client: FlaskClient
+) -> None:
+    # Three players may play Duālis only Iso: the rules say so, the page says it in words.
+    assert refusal(create(client, "dualis", 3)) == "Duālis is played by 4 players with these options."
+    assert not mails(app)
+
+
+def test_the_refusal_is_in_the_readers_language(tmp_path: Path) -> None:
+    build_catalog(
+        tmp_path / "translations",
+        {
+            "Duālis": "ドゥアーリス",
+            "%(title)s is played by %(counts)s players with these options.": (
+                "%(title)sはこの設定では%(counts)s人で遊びます。"
+            ),
+        },
+    )
+    app = create_app(app_config(tmp_path, None, TRANSLATIONS_DIR=str(tmp_path / "translations")))
+    client = app.test_client()
+    assert refusal(create(client, "dualis", 3, "ja")) == "ドゥアーリスはこの設定では4人で遊びます。"
+    assert refusal(create(client, "dualis", 3)) == "Duālis is played by 4 players with these options."
+    app.extensions["pbem"].engine.dispose()
