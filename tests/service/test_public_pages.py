@@ -27,7 +27,8 @@ def test_home_page_states_each_games_own_player_counts(client: FlaskClient) -> N
 
 def add_mails(app: Flask, count: int, to: str, game_id: str | None = None) -> None:
     """`count` kept mails to one address (the outbox lists what is stored, whatever wrote it)."""
-    with Session(app.extensions["pbem"].engine) as session:
+    rt = app.extensions["pbem"]
+    with Session(rt.engine) as session:
         for n in range(count):
             session.add(
                 OutboxMail(
@@ -40,6 +41,8 @@ def add_mails(app: Flask, count: int, to: str, game_id: str | None = None) -> No
                     message_id=f"<{to}.{n}@example.org>",
                     thread_id=f"<{to}@example.org>",
                     status="kept",
+                    created_at=rt.clock.now(),
+                    next_attempt_at=rt.clock.now(),
                 )
             )
         session.commit()
