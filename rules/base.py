@@ -9,8 +9,8 @@ clock or global randomness.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any, ClassVar
 
@@ -57,6 +57,30 @@ class ScoreSheet:
     standing: tuple[Message, ...]
 
 
+# Decisions that end a game outside its play, made by the game (a timeout) or its host, and folded by
+# every game alike: a seat's forfeit and a cancellation. Each game's State carries `closure`.
+FORFEITED = "GameForfeited"
+CANCELLED = "GameCancelled"
+CLOSING_EVENTS = frozenset({FORFEITED, CANCELLED})
+
+
+@dataclass(frozen=True)
+class Closure:
+    """How a game was ended by a decision: a seat's forfeit (with the winners it gives) or a
+    cancellation (by whom, no winner)."""
+
+    kind: str  # FORFEITED or CANCELLED
+    seat: int | None = None
+    winners: tuple[int, ...] = ()
+    by: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The closure as the views show it (public)."""
+        if self.kind == FORFEITED:
+            return {"forfeited": self.seat, "winners": list(self.winners)}
+        return {"cancelled": True, "by": self.by}
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse. `msgid` and `params` let the service translate the message."""
 
@@ -80,9 +104,17 @@ class Game(ABC):
     def start(self, seed: int, seats: int, options: Mapping[str, Any] | None = None) -> list[Event]:
         """The opening events (options and seed recorded, the first deal, dice, leader...)."""
 
-    @abstractmethod
     def apply(self, state: Any, event: Event) -> Any:
         """The state after one event; `state` is None before the first event. Never mutates."""
+        if event.get("type") in CLOSING_EVENTS:
+            if state is None:
+                raise ValueError(f"a {self.name} log must begin with GameStarted, not {event.get('type')!r}")
+            return replace(state, closure=closure_of(event))
+        return self._apply(state, event)
+
+    @abstractmethod
+    def _apply(self, state: Any, event: Event) -> Any:
+        """The state after one of this game's own events."""
 
     def fold(self, events: Iterable[Event]) -> Any:
         """The state a log of events describes: the only way state is built."""
@@ -90,41 +122,111 @@ class Game(ABC):
 
     # --- reading state --------------------------------------------------------------------
 
-    @abstractmethod
     def to_act(self, state: Any) -> frozenset[int]:
-        """The seats the game is waiting on."""
+        """The seats the game is waiting on (none once a decision ended it)."""
+        return frozenset() if closure(state) else self._to_act(state)
 
     @abstractmethod
+    def _to_act(self, state: Any) -> frozenset[int]:
+        """The seats the game's play waits on."""
+
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
         """Every legal action of that seat, each once, in the shapes of RULINGS.md."""
+        return [] if closure(state) else self._legal_actions(state, seat)
 
     @abstractmethod
+    def _legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """Every legal action of that seat while the game is played."""
+
     def act(self, state: Any, seat: int, action: Action) -> list[Event]:
         """The events an action causes; raises IllegalAction with a clear message."""
+        require(not closure(state), N_("This game is over."))
+        return self._act(state, seat, action)
 
     @abstractmethod
+    def _act(self, state: Any, seat: int, action: Action) -> list[Event]:
+        """The events an action causes in a game being played."""
+
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """What that seat may see (None: a spectator), as plain JSON."""
+        """What that seat may see (None: a spectator), as plain JSON, with how a decision ended it."""
+        return with_closure(self._view(state, seat), state)
 
     @abstractmethod
+    def _view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What that seat may see of the play."""
+
     def result(self, state: Any) -> dict[str, Any] | None:
-        """None while the game runs, else at least {"winners": [seats]}."""
+        """None while the game runs (or after a cancellation), else at least {"winners": [seats]}."""
+        ended = closure(state)
+        if ended is None:
+            return self._result(state)
+        if ended.kind == FORFEITED:
+            return {"winners": list(ended.winners), "forfeit": ended.seat}
+        return None
+
+    @abstractmethod
+    def _result(self, state: Any) -> dict[str, Any] | None:
+        """The result of the play: None while it runs."""
 
     def forfeit_result(self, state: Any, seat: int, seats: int) -> dict[str, Any]:
         """The result when `seat` forfeits a running game: every other side wins."""
         return {"winners": [other for other in range(seats) if other != seat], "forfeit": seat}
 
-    @abstractmethod
+    def cancelled(self, state: Any) -> bool:
+        """Whether a decision cancelled the game (it ended without a result)."""
+        ended = closure(state)
+        return ended is not None and ended.kind == CANCELLED
+
+    # --- decisions that end a game --------------------------------------------------------
+
+    def forfeit(self, state: Any, seat: int, seats: int) -> list[Event]:
+        """The event of `seat` forfeiting the running game (the winners as `forfeit_result` says)."""
+        self._require_running(state)
+        require(0 <= seat < seats, N_("This game has no such seat."))
+        winners = self.forfeit_result(state, seat, seats)["winners"]
+        return [self.event(FORFEITED, seat=seat, winners=list(winners))]
+
+    def cancel(self, state: Any, by: str) -> list[Event]:
+        """The event of the running game being cancelled (`by`: who decided, e.g. "host")."""
+        self._require_running(state)
+        return [self.event(CANCELLED, by=by)]
+
+    def decide(self, state: Any, decision: Action, seats: int) -> list[Event]:
+        """The events of a decision (`forfeit_decision` or `cancel_decision`) on the running game."""
+        kind = decision.get("decision")
+        if kind == "forfeit" and isinstance(decision.get("seat"), int):
+            return self.forfeit(state, decision["seat"], seats)
+        if kind == "cancel" and isinstance(decision.get("by"), str):
+            return self.cancel(state, decision["by"])
+        raise IllegalAction(N_("That is not a decision this game knows."))
+
+    def _require_running(self, state: Any) -> None:
+        require(state is not None and not closure(state), N_("This game is over."))
+        require(self._result(state) is None, N_("This game is over."))
+
+    # --- words ----------------------------------------------------------------------------
+
     def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line in words of what `event` shows to `seat` (None: public only), as a gettext
         msgid with %(name)s parameters; None when the event shows that seat nothing."""
+        if event.get("type") in CLOSING_EVENTS:
+            return closing_line(event, names)
+        return self._describe(event, seat, names)
+
+    @abstractmethod
+    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+        """One line in words of one of this game's own events."""
 
     # --- replay ---------------------------------------------------------------------------
 
-    @abstractmethod
     def open_view(self, state: Any) -> dict[str, Any]:
         """Everything at this state face up (a finished game's replay): the public view plus every
         hand, every hidden choice, the set-aside cards and every trick of the round."""
+        return with_closure(self._open_view(state), state)
+
+    @abstractmethod
+    def _open_view(self, state: Any) -> dict[str, Any]:
+        """Everything of the play at this state face up."""
 
     def replay_view(self, state: Any, seat: int | None, now: Any) -> dict[str, Any]:
         """What `seat` (None: a spectator) saw at `state` that it may still look at in `now`, a later
@@ -166,3 +268,49 @@ def require(condition: object, msgid: str, **params: Any) -> None:
     """Raise IllegalAction(msgid) unless the condition holds."""
     if not condition:
         raise IllegalAction(msgid, **params)
+
+
+def forfeit_decision(seat: int) -> Action:
+    """The decision that `seat` forfeits (logged as the action of its events)."""
+    return {"decision": "forfeit", "seat": seat}
+
+
+def cancel_decision(by: str) -> Action:
+    """The decision to cancel the game, taken by `by` (e.g. "host")."""
+    return {"decision": "cancel", "by": by}
+
+
+def closure(state: Any) -> Closure | None:
+    """How a decision ended the game at `state`, if one did."""
+    return getattr(state, "closure", None)
+
+
+def closure_of(event: Event) -> Closure:
+    """The closure a GameForfeited or GameCancelled event records."""
+    if event["type"] == FORFEITED:
+        return Closure(FORFEITED, seat=event["seat"], winners=tuple(event["winners"]))
+    return Closure(CANCELLED, by=event["by"])
+
+
+def with_closure(view: dict[str, Any], state: Any) -> dict[str, Any]:
+    """A view with how a decision ended the game, if one did (public information)."""
+    ended = closure(state)
+    return {**view, "closure": ended.as_json()} if ended else view
+
+
+def name_of(names: Sequence[str], seat: int) -> str:
+    """A seat's player name (or "Seat n" if the list is short)."""
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def closing_line(event: Event, names: list[str]) -> Message:
+    """The words for a forfeit or a cancellation."""
+    if event["type"] == CANCELLED:
+        if event["by"] == "host":
+            return N_("The host cancelled the game."), {}
+        return N_("The game was cancelled."), {}
+    winners = [name_of(names, seat) for seat in event["winners"]]
+    params = {"player": name_of(names, event["seat"]), "winners": " and ".join(winners)}
+    if len(winners) == 1:
+        return N_("%(player)s forfeited: %(winners)s wins."), params
+    return N_("%(player)s forfeited: %(winners)s win."), params

@@ -28,6 +28,7 @@ from rules.base import (
     N_,
     START,
     Action,
+    Closure,
     Event,
     Game,
     Heading,
@@ -275,6 +276,7 @@ class State:
     points: tuple[int, ...] = ()
     history: tuple[RoundRecord, ...] = ()
     winners: tuple[int, ...] | None = None
+    closure: Closure | None = None  # set by a forfeit or a cancellation (rules.base)
 
     @property
     def side(self) -> str:
@@ -326,7 +328,7 @@ class DoubleSide(Game):
         started = self.event("GameStarted", game=self.name, seed=seed, seats=seats, options=opts)
         return [started, self._deal(self.apply(None, started), 1)]
 
-    def apply(self, state: State | None, event: Event) -> State:
+    def _apply(self, state: State | None, event: Event) -> State:
         """The state after one event (a new state; the old one is untouched)."""
         kind = event.get("type")
         if state is None:
@@ -463,7 +465,7 @@ class DoubleSide(Game):
 
     # --- reading state --------------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def _to_act(self, state: State) -> frozenset[int]:
         """The trump chooser while trump is open, else the seat to play; nobody between rounds."""
         if state.phase == "trump":
             return frozenset((state.chooser,))
@@ -471,7 +473,7 @@ class DoubleSide(Game):
             return frozenset((state.turn,))
         return frozenset()
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         """The four trump colours for the chooser, or the cards this seat may play now."""
         if seat not in self.to_act(state):
             return []
@@ -490,7 +492,7 @@ class DoubleSide(Game):
 
     # --- acting ---------------------------------------------------------------------------
 
-    def act(self, state: State, seat: int, action: Action) -> list[Event]:
+    def _act(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events of a trump choice or a card play; IllegalAction for anything else."""
         require(state is not None and state.phase != "starting", N_("The game has not started."))
         require(
@@ -617,7 +619,7 @@ class DoubleSide(Game):
 
     # --- views ----------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator): own hand, public dice, tricks and scores."""
         if seat is not None and not (type(seat) is int and 0 <= seat < state.seats):
             raise ValueError(f"there is no seat {seat!r}")
@@ -727,7 +729,7 @@ class DoubleSide(Game):
             "set_aside": sorted(record.set_aside, key=sort_key(BLACK)) if over else None,
         }
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def _result(self, state: State) -> dict[str, Any] | None:
         """None while running; else the winners, points, rounds played and the score sheet."""
         if state.phase != "over":
             return None
@@ -740,7 +742,7 @@ class DoubleSide(Game):
 
     # --- replay ---------------------------------------------------------------------------
 
-    def open_view(self, state: State) -> dict[str, Any]:
+    def _open_view(self, state: State) -> dict[str, Any]:
         """The public view with every hand, the set-aside cards and every trick of the round."""
         view = self.view(state, None)
         view["tricks"] = [self._trick_view(t, state.trump) for t in state.completed]
@@ -807,7 +809,7 @@ class DoubleSide(Game):
 
     # --- words ----------------------------------------------------------------------------
 
-    def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line for an event; deals show dice and leaders only, never a hand or set-aside card."""
         describer = _DESCRIBERS.get(event.get("type"))
         return describer(event, names) if describer else None

@@ -32,6 +32,7 @@ from rules.base import (
     N_,
     START,
     Action,
+    Closure,
     Event,
     Game,
     Heading,
@@ -131,6 +132,7 @@ class State:
     completed: tuple[SettledTrick, ...] = ()
     results: tuple[RoundResult, ...] = ()
     winners: tuple[int, ...] | None = None  # set once the game is over
+    closure: Closure | None = None  # set by a forfeit or a cancellation (rules.base)
 
 
 def evolve(state: State, **changes: Any) -> State:
@@ -309,7 +311,7 @@ class Dualis(Game):
 
     # --- folding events ---------------------------------------------------------------------
 
-    def apply(self, state: State | None, event: Event) -> State:
+    def _apply(self, state: State | None, event: Event) -> State:
         """The state after one event."""
         kind = event.get("type")
         if kind == "GameStarted":
@@ -432,7 +434,7 @@ class Dualis(Game):
         """The seat to play the next card of the trick: the leader, then clockwise."""
         return next_seat(state.trick[-1].seat, state.seats) if state.trick else state.leader
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def _to_act(self, state: State) -> frozenset[int]:
         """The one seat to play, or nobody before the first deal and once the game is over."""
         if state.winners is not None or state.round == 0:
             return frozenset()
@@ -452,7 +454,7 @@ class Dualis(Game):
             return []
         return playable(state.hands[seat], self.led_suit(state), suit_of)
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         """Each playable card, and with a coin where the opposite colour is left in the centre."""
         actions: list[Action] = []
         for card in self.playable_cards(state, seat):
@@ -463,7 +465,7 @@ class Dualis(Game):
 
     # --- acting -----------------------------------------------------------------------------
 
-    def act(self, state: State, seat: int, action: Action) -> list[Event]:
+    def _act(self, state: State, seat: int, action: Action) -> list[Event]:
         """CardPlayed, and when it completes the trick TrickWon; after the last trick RoundScored
         and then the next RoundDealt or GameEnded."""
         card, coin = self._checked(state, seat, action)
@@ -586,7 +588,7 @@ class Dualis(Game):
 
     # --- results and views ------------------------------------------------------------------
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def _result(self, state: State) -> dict[str, Any] | None:
         """None while playing; else the winners, the sides and the match score."""
         if state.winners is None:
             return None
@@ -604,7 +606,7 @@ class Dualis(Game):
         losers = self.sides(state)[self.side_of(state, seat)]
         return {"winners": [other for other in range(seats) if other not in losers], "forfeit": seat}
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see: public table information plus its own hand and choices."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
             raise ValueError(f"no seat {seat!r} in this game")
@@ -742,7 +744,7 @@ class Dualis(Game):
 
     # --- replay -----------------------------------------------------------------------------
 
-    def open_view(self, state: State) -> dict[str, Any]:
+    def _open_view(self, state: State) -> dict[str, Any]:
         """The public view with every hand, the set-aside cards and every trick of the round."""
         view = self.view(state, None)
         view["history"] = [settled_json(t) for t in state.completed]
@@ -814,7 +816,7 @@ class Dualis(Game):
 
     # --- words ------------------------------------------------------------------------------
 
-    def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line for the event; every Duālis event is public (deals name only the leader)."""
         teller = self._tellers.get(event.get("type", ""))
         return teller(self, event, names) if teller else None

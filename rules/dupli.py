@@ -31,6 +31,7 @@ from rules.base import (
     N_,
     START,
     Action,
+    Closure,
     Event,
     Game,
     Heading,
@@ -155,6 +156,7 @@ class State:
     reveal: Reveal | None = None  # this war, once revealed
     last: Reveal | None = None  # the war before, resolved
     wars: tuple[Reveal, ...] = ()  # every war resolved so far (the score sheet)
+    closure: Closure | None = None  # set by a forfeit or a cancellation (rules.base)
 
 
 # --------------------------------------------------------------------------------- card helpers
@@ -269,7 +271,7 @@ class Dupli(Game):
 
     # --- apply ------------------------------------------------------------------------------
 
-    def apply(self, state: State | None, event: Event) -> State:
+    def _apply(self, state: State | None, event: Event) -> State:
         """The state after one event; never mutates."""
         handler = _APPLY.get(event["type"])
         if handler is None:
@@ -278,7 +280,7 @@ class Dupli(Game):
 
     # --- reading state ----------------------------------------------------------------------
 
-    def to_act(self, state: State | None) -> frozenset[int]:
+    def _to_act(self, state: State | None) -> frozenset[int]:
         """Seats yet to set or answer the Charge, the aiming seat, or the owner asked for a Patriotism."""
         if state is None:
             return frozenset()
@@ -304,7 +306,7 @@ class Dupli(Game):
         assert state.reveal is not None and state.reveal.aims
         return state.reveal.aims[-1]
 
-    def legal_actions(self, state: State | None, seat: int) -> list[Action]:
+    def _legal_actions(self, state: State | None, seat: int) -> list[Action]:
         """Every legal action of that seat, in the shapes of RULINGS.md."""
         if state is None or seat not in self.to_act(state):
             return []
@@ -320,7 +322,7 @@ class Dupli(Game):
 
     # --- acting -----------------------------------------------------------------------------
 
-    def act(self, state: State | None, seat: int, action: Action) -> list[Event]:
+    def _act(self, state: State | None, seat: int, action: Action) -> list[Event]:
         """The events an action causes, with every automatic step after it; raises IllegalAction."""
         require(state is not None and state.phase != "deal", N_("The game has not started."))
         assert state is not None
@@ -546,7 +548,7 @@ class Dupli(Game):
 
     # --- views ------------------------------------------------------------------------------
 
-    def view(self, state: State | None, seat: int | None) -> dict[str, Any]:
+    def _view(self, state: State | None, seat: int | None) -> dict[str, Any]:
         """What that seat may see, as plain JSON. Keys:
 
         seat, seats, to_act, phase (set/charge/aim/react/over), round = war (1-4), wars (4), wars_played;
@@ -746,7 +748,7 @@ class Dupli(Game):
             )
         return log
 
-    def result(self, state: State | None) -> dict[str, Any] | None:
+    def _result(self, state: State | None) -> dict[str, Any] | None:
         """None while the game runs; then the winners (most VP, ties share) and every seat's VP."""
         if state is None or state.phase not in ("end", "over"):
             return None
@@ -755,7 +757,7 @@ class Dupli(Game):
 
     # --- replay -----------------------------------------------------------------------------
 
-    def open_view(self, state: State) -> dict[str, Any]:
+    def _open_view(self, state: State) -> dict[str, Any]:
         """The public view with every hand, this war's set cards before the reveal, the set-aside
         cards and the cards in the centre."""
         view = self.view(state, None)
@@ -797,7 +799,7 @@ class Dupli(Game):
 
     # --- describe ---------------------------------------------------------------------------
 
-    def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line of what the event shows to `seat`; hidden choices only as "set"/"answered"."""
         handler = _DESCRIBE.get(event.get("type", ""))
         return handler(event, seat, names) if handler else None

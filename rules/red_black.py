@@ -32,6 +32,7 @@ from rules.base import (
     N_,
     START,
     Action,
+    Closure,
     Event,
     Game,
     Heading,
@@ -191,6 +192,7 @@ class State:
     plays: tuple[Comparison, ...] = ()  # this round's settled comparisons
     outcomes: tuple[Outcome, ...] = ()  # every finished round
     end: tuple[tuple[str, Any], ...] | None = None  # the GameEnded details, lists as tuples
+    closure: Closure | None = None  # set by a forfeit or a cancellation (rules.base)
 
     def stack(self) -> list[str]:
         """This round's winning cards, bottom first (the last one is on top)."""
@@ -284,7 +286,7 @@ class RedBlackDuel(Game):
 
     # --- folding events ----------------------------------------------------------------------
 
-    def apply(self, state: State | None, event: Event) -> State:
+    def _apply(self, state: State | None, event: Event) -> State:
         """The state after one event."""
         handler = _HANDLERS.get(event.get("type", ""))
         if handler is None:
@@ -295,7 +297,7 @@ class RedBlackDuel(Game):
 
     # --- reading state -----------------------------------------------------------------------
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def _to_act(self, state: State) -> frozenset[int]:
         """Camp phase: every seat that has not placed its camp card; play phase: whose turn it is."""
         if state.phase == "camp":
             return frozenset(s for s in SEATS if state.camp_cards[s] is None)
@@ -309,7 +311,7 @@ class RedBlackDuel(Game):
         leader = state.leader if state.leader is not None else 0
         return leader if state.table[leader] is None else 1 - leader
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def _legal_actions(self, state: State, seat: int) -> list[Action]:
         """The seat's hand cards when it is to act (strongest first); fold for both seats in play."""
         if state.phase == "over" or seat not in SEATS:
             return []
@@ -320,7 +322,7 @@ class RedBlackDuel(Game):
             return [*cards, dict(FOLD)] if self._turn(state) == seat else [dict(FOLD)]
         return []
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def _result(self, state: State) -> dict[str, Any] | None:
         """None while running; else winners, draw, final chips, who was bankrupt / reached 30, rounds."""
         if state.end is None:
             return None
@@ -328,7 +330,7 @@ class RedBlackDuel(Game):
 
     # --- acting ------------------------------------------------------------------------------
 
-    def act(self, state: State, seat: int, action: Action) -> list[Event]:
+    def _act(self, state: State, seat: int, action: Action) -> list[Event]:
         """The events of a seat's action; IllegalAction with the reason if the rules refuse it."""
         require(isinstance(state, State), N_("The game has not started."))
         require(type(seat) is int and seat in SEATS, N_("There is no seat %(seat)s in this game."), seat=seat)
@@ -442,7 +444,7 @@ class RedBlackDuel(Game):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def _view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything this seat may know, as plain JSON (seat None: public information only)."""
         me = seat if seat in SEATS else None
         revealed = state.camps[0] is not None
@@ -479,7 +481,7 @@ class RedBlackDuel(Game):
 
     # --- replay ------------------------------------------------------------------------------
 
-    def open_view(self, state: State) -> dict[str, Any]:
+    def _open_view(self, state: State) -> dict[str, Any]:
         """The public view with both hands, both camp cards and both face-down cards on the table."""
         view = self.view(state, None)
         view["hands"] = [by_strength(hand) for hand in state.hands]
@@ -513,7 +515,7 @@ class RedBlackDuel(Game):
 
     # --- events in words ---------------------------------------------------------------------
 
-    def describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
+    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
         """One line of what the event shows to `seat`; face-down cards only to their owner."""
         describer = _DESCRIBERS.get(event.get("type", ""))
         return None if describer is None else describer(event, seat, names)

@@ -1,4 +1,4 @@
-"""The command line: `pbem serve | new | links` (also `python -m service`)."""
+"""The command line: `pbem serve | new | links | migrate | rebuild` (also `python -m service`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
+from service.play.rebuild import rebuild_games
 from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import run_due_clocks
 from service.runtime import Runtime
@@ -84,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     links = commands.add_parser("links", help="print each seat's current link")
     links.add_argument("game_id")
     commands.add_parser("migrate", help="bring the database schema up to date")
+    rebuild = commands.add_parser(
+        "rebuild", help="rebuild the games' rows (status) and turn clocks from their logs; prints each repair"
+    )
+    rebuild.add_argument("game_id", nargs="*", help="the games to rebuild (default: every game)")
     return parser
 
 
@@ -98,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return new_game(app, args)
         if args.command == "links":
             return print_links(app, args.game_id)
+        if args.command == "rebuild":
+            return rebuild(app, args.game_id)
     return serve(app, args.host, args.port, args.threads)
 
 
@@ -126,6 +133,15 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
         print(f"error: {refusal_text(refusal)}")
         return 2
     print(game_id)
+    return 0
+
+
+def rebuild(app: Flask, game_ids: list[str]) -> int:
+    """Rebuild rows from logs and print one line per repaired game, then a count."""
+    repairs = rebuild_games(app.extensions["pbem"], game_ids)
+    for repair in repairs:
+        print(f"{repair.game_id}: {repair.was} -> {repair.now}")
+    print(f"{len(repairs)} game(s) repaired")
     return 0
 
 

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from flask import current_app
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from service.eventlog.store import FoldCache, Table, load_table
+from service.eventlog.models import OutboxMail
+from service.eventlog.store import FoldCache, Table, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+# A change to one game inside its unit of work: what it returns, and the mails it wrote.
+Change = Callable[[Session, Table], tuple[T, Sequence[OutboxMail]]]
 
 
 class Clock:
@@ -59,6 +64,30 @@ class Runtime:
         """A game's table, read only (GameNotFound if there is none)."""
         with Session(self.engine, expire_on_commit=False) as session:
             return load_table(session, game_id, self.cache)
+
+    def in_game(self, game_id: str, change: Change[T]) -> T:
+        """The one unit of work of every writer of a game: lock the game, load its table, let
+        `change` change it, commit, then hand the mails `change` wrote to the task queue. Returns
+        what `change` returned first."""
+        done = self._unit_of_work(game_id, change, wait=True)
+        assert done is not None
+        return done[0]
+
+    def in_game_if_free(self, game_id: str, change: Change[T]) -> tuple[T] | None:
+        """`in_game`, unless another writer holds the game now: then None at once (the beat looks
+        at the game again on its next run)."""
+        return self._unit_of_work(game_id, change, wait=False)
+
+    def _unit_of_work(self, game_id: str, change: Change[T], wait: bool) -> tuple[T] | None:
+        with Session(self.engine, expire_on_commit=False) as session:
+            if not lock_game(session, game_id, wait=wait):
+                return None
+            value, mails = change(session, load_table(session, game_id, self.cache))
+            session.add_all(mails)
+            session.commit()
+            mail_ids = [mail.id for mail in mails if mail.id is not None]
+        self.dispatch.send_mails(mail_ids)
+        return (value,)
 
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""

@@ -54,7 +54,6 @@ class GameRecord(SQLModel, table=True):
     remind_hours: int | None = None
     timeout: str = Field(default=TimeoutPolicy.BOT, max_length=16)
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
-    forfeit_seat: int | None = None  # the seat that forfeited, when the game ended that way
 
 
 class NotifyMode(StrEnum):
@@ -94,9 +93,10 @@ class EventOrigin(StrEnum):
     """Who made the move an event records (pages and the replay mark moves not made by hand)."""
 
     PLAYER = "player"
-    GAME = "game"  # the opening events: nobody acted
+    GAME = "game"  # the opening events, and the game's own decisions (a forfeit on timeout)
     BOT = "bot"  # the seat-keeper played for the seat
     AUTO = "auto"  # the only legal move, played for the player by their setting
+    HOST = "host"  # a decision of the host: a forfeit declared, a cancellation
 
 
 class EventRecord(SQLModel, table=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -60,22 +60,35 @@ class Table:
         return [seat.name for seat in self.seats]
 
     @property
+    def status(self) -> GameStatus:
+        """Running, finished or cancelled, from the fold of the log alone."""
+        return status_of(self.rules, self.state)
+
+    @property
     def active(self) -> bool:
-        return self.record.status == GameStatus.ACTIVE
+        return self.status == GameStatus.ACTIVE
 
     @property
     def result(self) -> dict[str, Any] | None:
-        """The rules' result, or the result of a forfeit when a player forfeited."""
-        if self.record.forfeit_seat is not None:
-            return self.rules.forfeit_result(self.state, self.record.forfeit_seat, len(self.seats))
+        """The rules' result (a forfeit's too: it is an event of the log)."""
         return self.rules.result(self.state)
+
+    @property
+    def finished_at(self) -> datetime | None:
+        """When the event that ended the game was appended (None while it runs)."""
+        return None if self.active or not self.times else self.times[-1]
 
     def starts_move(self, index: int) -> bool:
         """Whether the event at `index` is the first of a move (it carries the move's action)."""
         return self.actions[index] is not None
 
     def extended(
-        self, events: list[dict[str, Any]], seat: int, action: dict[str, Any], origin: str, now: datetime
+        self,
+        events: list[dict[str, Any]],
+        seat: int | None,
+        action: dict[str, Any],
+        origin: str,
+        now: datetime,
     ) -> Table:
         """The table once one move's events are appended (folded on from this state, not reloaded)."""
         state = self.state
@@ -231,15 +244,39 @@ def append_events(
 def append_move(
     session: Session,
     table: Table,
-    seat: int,
+    seat: int | None,
     action: dict[str, Any],
     events: list[dict[str, Any]],
     origin: str,
     now: datetime,
 ) -> Table:
-    """Append one move's events after the table's version; the table after them."""
+    """Append one move's events after the table's version (`seat` None: a decision of the game or
+    its host); the table after them."""
     append_events(session, table.game_id, table.version, events, seat, action, origin, now=now)
     return table.extended(events, seat, action, origin, now)
+
+
+def status_of(rules: Game, state: Any) -> GameStatus:
+    """A game's status as its log tells it."""
+    if rules.cancelled(state):
+        return GameStatus.CANCELLED
+    return GameStatus.ACTIVE if rules.result(state) is None else GameStatus.FINISHED
+
+
+def refresh_record(session: Session, table: Table) -> bool:
+    """Bring the game row's cache of the log (status, finished_at) in line with the log; whether it
+    had to change."""
+    record = table.record
+    if record.status == table.status and _utc(record.finished_at) == _utc(table.finished_at):
+        return False
+    record.status, record.finished_at = table.status, table.finished_at
+    session.add(record)
+    return True
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """A stored time as aware UTC (SQLite gives back naive UTC times)."""
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def lock_game(session: Session, game_id: str, wait: bool = True) -> bool:

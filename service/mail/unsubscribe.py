@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select, update
 
-from service.eventlog.models import DigestRecord, GameRecord, NotifyMode, SeatRecord
+from service.eventlog.models import DigestRecord, NotifyMode, OutboxMail, SeatRecord
+from service.eventlog.store import Table
 from service.links import DigestLink, GameLink, LinkError, MailReader
 from service.mail.drafting import game_title
 from service.runtime import Runtime
@@ -59,22 +60,27 @@ def subscription(rt: Runtime, reader: MailReader) -> Subscription:
 def unsubscribe(rt: Runtime, reader: MailReader) -> None:
     """Stop the mails `reader`'s link is about (again is harmless)."""
     if isinstance(reader, DigestLink):
-        change = (
-            update(SeatRecord)
-            .where(*_digest_seats_of(_digest_address(rt, reader)))
-            .values(notify=NotifyMode.NONE)
-        )
-    elif isinstance(reader, GameLink):
-        change = update(GameRecord).where(col(GameRecord.id) == reader.game_id).values(host_notify=False)
-    else:
-        change = (
-            update(SeatRecord)
-            .where(col(SeatRecord.game_id) == reader.game_id, col(SeatRecord.seat) == reader.seat)
-            .values(notify=NotifyMode.NONE)
-        )
-    with Session(rt.engine) as session:
-        session.exec(change)
-        session.commit()
+        # One address's seats across every game: no single game's unit of work, and nothing of
+        # play changes, so a plain update.
+        with Session(rt.engine) as session:
+            session.exec(
+                update(SeatRecord)
+                .where(*_digest_seats_of(_digest_address(rt, reader)))
+                .values(notify=NotifyMode.NONE)
+            )
+            session.commit()
+        return
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        if isinstance(reader, GameLink):
+            table.record.host_notify = False
+            session.add(table.record)
+        else:
+            table.seats[reader.seat].notify = NotifyMode.NONE
+            session.add(table.seats[reader.seat])
+        return None, []
+
+    rt.in_game(reader.game_id, change)
 
 
 def _digest_address(rt: Runtime, reader: DigestLink) -> str:

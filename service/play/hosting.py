@@ -9,18 +9,16 @@ from typing import Any
 from sqlmodel import Session
 
 from rules import get_game
-from rules.base import N_
+from rules.base import N_, cancel_decision
 from service.eventlog.models import (
     EventOrigin,
     GameRecord,
-    GameStatus,
     OutboxMail,
     SeatKeeper,
     SeatRecord,
 )
-from service.eventlog.store import append_events, load_table, lock_game
+from service.eventlog.store import Table, append_events, append_move, load_table
 from service.mail.drafting import draft_mail, invitation_mails, mailed_seats, player_url
-from service.play.clocks import sync_clocks
 from service.play.settle import settle
 from service.play.time_control import TimeControl
 from service.runtime import Runtime
@@ -160,46 +158,36 @@ def revoke_link(rt: Runtime, game_id: str, seat: int) -> None:
 
 
 def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
-    with Session(rt.engine, expire_on_commit=False) as session:
-        table = load_table(session, game_id, rt.cache)
-        record = session.get(SeatRecord, (game_id, seat))
-        if record is None:
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        if not 0 <= seat < len(table.seats):
             raise LookupError(f"game {game_id} has no seat {seat}")
+        record = table.seats[seat]
         if record.keeper == SeatKeeper.BOT:
             raise LookupError(f"seat {seat} of game {game_id} is the seat-keeper's: it has no link to mail")
         if revoke:
-            record.key_version += 1
+            record.key_version += 1  # the table's seat row itself: its links are signed anew
             session.add(record)
-            session.flush()
-            table = load_table(session, game_id, rt.cache)
         kind = "link_reissued" if revoke else "link_resent"
-        mail = draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)})
-        session.add(mail)
-        session.commit()
-        mail_id = mail.id
-    rt.dispatch.send_mails([mail_id] if mail_id else [])
+        return None, [draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)})]
+
+    rt.in_game(game_id, change)
 
 
 def cancel_game(rt: Runtime, game_id: str) -> bool:
-    """Stop a running game and tell its players; False if it was not running."""
-    with Session(rt.engine, expire_on_commit=False) as session:
-        lock_game(session, game_id)
-        table = load_table(session, game_id, rt.cache)
+    """The host stops a running game: the cancellation is appended to its log and the players are
+    told. False if it was not running."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
         if not table.active:
-            return False
+            return False, []
         now = rt.clock.now()
-        table.record.status = GameStatus.CANCELLED
-        table.record.finished_at = now
-        session.add(table.record)
-        sync_clocks(session, table, now)
-        mails: list[OutboxMail] = [
-            draft_mail(rt, table, "game_cancelled", seat.seat, {}) for seat in mailed_seats(table)
-        ]
-        session.add_all(mails)
-        session.commit()
-        mail_ids = [m.id for m in mails if m.id is not None]
-    rt.dispatch.send_mails(mail_ids)
-    return True
+        decision = cancel_decision("host")
+        events = table.rules.decide(table.state, decision, len(table.seats))
+        cancelled = append_move(session, table, None, decision, events, EventOrigin.HOST, now)
+        table = settle(session, cancelled, now)
+        return True, [draft_mail(rt, table, "game_cancelled", seat.seat, {}) for seat in mailed_seats(table)]
+
+    return rt.in_game(game_id, change)
 
 
 def set_public_replay(rt: Runtime, game_id: str, allowed: bool) -> None:
@@ -214,22 +202,22 @@ def set_host_notify(rt: Runtime, game_id: str, on: bool) -> None:
 
 def _set_host_choice(rt: Runtime, game_id: str, **choice: bool) -> None:
     """Store one of the host's choices on the game's record (its settings, never its play)."""
-    with Session(rt.engine) as session:
-        record = session.get(GameRecord, game_id)
-        if record is None:
-            raise LookupError(f"no game {game_id}")
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         for field, value in choice.items():
-            setattr(record, field, value)
-        session.add(record)
-        session.commit()
+            setattr(table.record, field, value)
+        session.add(table.record)
+        return None, []
+
+    rt.in_game(game_id, change)
 
 
 def revoke_watch_link(rt: Runtime, game_id: str) -> None:
     """Stop the spectator link shared so far (a new one is shown to the host)."""
-    with Session(rt.engine) as session:
-        record = session.get(GameRecord, game_id)
-        if record is None:
-            raise LookupError(f"no game {game_id}")
-        record.watch_key_version += 1
-        session.add(record)
-        session.commit()
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        table.record.watch_key_version += 1
+        session.add(table.record)
+        return None, []
+
+    rt.in_game(game_id, change)

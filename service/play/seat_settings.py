@@ -9,7 +9,8 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from service.eventlog.models import NotifyMode, SeatRecord
+from service.eventlog.models import NotifyMode, OutboxMail, SeatRecord
+from service.eventlog.store import Table
 from service.runtime import Runtime
 from service.zones import is_zone
 
@@ -47,10 +48,13 @@ def checked_settings(notify: Any, timezone: Any) -> SeatSettings:
 
 def save_seat_settings(rt: Runtime, game_id: str, seat: int, settings: SeatSettings) -> None:
     """Store a seat's settings."""
-    with Session(rt.engine) as session:
-        record = session.get(SeatRecord, (game_id, seat))
-        if record is None:
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        if not 0 <= seat < len(table.seats):
             raise LookupError(f"game {game_id} has no seat {seat}")
+        record = table.seats[seat]
         record.notify, record.timezone = settings.notify, settings.timezone
         session.add(record)
-        session.commit()
+        return None, []
+
+    rt.in_game(game_id, change)

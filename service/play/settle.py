@@ -1,34 +1,29 @@
-"""What follows moves, whoever made them: the automatic moves they lead to, the game's end, the turn
-clocks and the mails, all in the caller's transaction. Also the seat's own turn settings (taking the
-seat back from the seat-keeper, auto-play) and a forfeit.
+"""What follows moves, whoever made them: the automatic moves they lead to, the game row's cache of
+the log (status, finished_at), the turn clocks and the mails, all in the caller's transaction. Also
+the seat's own turn settings (taking the seat back from the seat-keeper, auto-play) and a forfeit,
+which is an event of the log like a move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
 
 from sqlmodel import Session
 
-from service.eventlog.models import GameStatus, OutboxMail, SeatKeeper
-from service.eventlog.store import Table, load_table, lock_game
+from rules.base import forfeit_decision
+from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
+from service.eventlog.store import Table, append_move, refresh_record
 from service.mail.drafting import draft_mail, mailed_seats, mails_after_move, player_url
 from service.play.automatic import play_automatic
 from service.play.clocks import sync_clocks
 from service.runtime import Runtime
 
-T = TypeVar("T")
-
 
 def settle(session: Session, table: Table, now: datetime) -> Table:
-    """Play the automatic moves the game now waits on, end it if the rules say it is over, and bring
-    its clocks in line; the table after."""
+    """Play the automatic moves the game now waits on, bring the game row's cache of the log (its
+    status) and the clocks in line; the table after."""
     table = play_automatic(session, table, now)
-    if table.active and table.rules.result(table.state) is not None:
-        table.record.status = GameStatus.FINISHED
-        table.record.finished_at = now
-        session.add(table.record)
+    refresh_record(session, table)
     sync_clocks(session, table, now)
     return table
 
@@ -45,18 +40,6 @@ def finish_moves(
     return after, mails
 
 
-def in_game(rt: Runtime, game_id: str, change: Callable[[Session, Table], tuple[T, list[OutboxMail]]]) -> T:
-    """Run `change` on the locked game in one transaction, then send the mails it wrote; returns
-    what `change` returned first."""
-    with Session(rt.engine, expire_on_commit=False) as session:
-        lock_game(session, game_id)
-        value, mails = change(session, load_table(session, game_id, rt.cache))
-        session.commit()
-        mail_ids = [mail.id for mail in mails if mail.id is not None]
-    rt.dispatch.send_mails(mail_ids)
-    return value
-
-
 def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
     """The player takes their seat back from the seat-keeper; False if it was not kept for them."""
 
@@ -69,7 +52,7 @@ def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
         sync_clocks(session, table, rt.clock.now())
         return True, []
 
-    return in_game(rt, game_id, change)
+    return rt.in_game(game_id, change)
 
 
 def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
@@ -83,17 +66,18 @@ def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
             return None, []
         return None, finish_moves(rt, session, table, table, rt.clock.now())[1]
 
-    in_game(rt, game_id, change)
+    rt.in_game(game_id, change)
 
 
-def forfeit(rt: Runtime, session: Session, table: Table, seat: int) -> list[OutboxMail]:
-    """The seat forfeits: the game ends at once, the other side wins; everyone is told."""
+def forfeit(
+    rt: Runtime, session: Session, table: Table, seat: int, origin: EventOrigin
+) -> tuple[Table, list[OutboxMail]]:
+    """The seat forfeits (by the game on a timeout, or by the host's decision): the forfeit is
+    appended to the log, the game ends and the other side wins; everyone is told."""
     now = rt.clock.now()
-    table.record.status = GameStatus.FINISHED
-    table.record.finished_at = now
-    table.record.forfeit_seat = seat
-    session.add(table.record)
-    sync_clocks(session, table, now)
+    decision = forfeit_decision(seat)
+    events = table.rules.decide(table.state, decision, len(table.seats))
+    table = settle(session, append_move(session, table, None, decision, events, origin, now), now)
     result = table.result
     assert result is not None
     winners = [table.names[w] for w in result["winners"]]
@@ -107,5 +91,4 @@ def forfeit(rt: Runtime, session: Session, table: Table, seat: int) -> list[Outb
         )
         for other in mailed_seats(table)
     ]
-    session.add_all(mails)
-    return mails
+    return table, mails

@@ -21,12 +21,12 @@ from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
 
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
-from service.eventlog.store import Table, load_table, lock_game
+from service.eventlog.store import Table
 from service.localtime import format_time, zone_name
 from service.mail.drafting import draft_mail, host_url, lines_since_last_move, player_url, wants_mail
 from service.play.automatic import play_for
 from service.play.clocks import sync_clocks
-from service.play.settle import finish_moves, forfeit, in_game
+from service.play.settle import finish_moves, forfeit
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 
@@ -84,11 +84,10 @@ def run_due_clocks(rt: Runtime) -> ClockRun:
 
 
 def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
-    """One game's due clocks, in one transaction under its lock."""
-    with Session(rt.engine, expire_on_commit=False) as session:
-        if not lock_game(session, game_id, wait=False):
-            return
-        table = load_table(session, game_id, rt.cache)
+    """One game's due clocks, in one unit of work (skipped if another writer holds the game: the
+    next run looks again)."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         mails: list[OutboxMail] = []
         for clock in due_clocks(session, now, game_id):
             if clock.settled_at is not None or not table.active:
@@ -106,11 +105,10 @@ def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
                 session.add(clock)
                 more = [_reminder(rt, table, clock)] if wants_mail(table, clock.seat, "reminder") else []
                 run.reminders += 1
-            session.add_all(more)
             mails += more
-        session.commit()
-        mail_ids = [mail.id for mail in mails if mail.id is not None]
-    rt.dispatch.send_mails(mail_ids)
+        return None, mails
+
+    rt.in_game_if_free(game_id, change)
 
 
 def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail:
@@ -129,7 +127,7 @@ def _time_out(
     """The game's timeout policy for a seat out of time."""
     policy = table.record.timeout
     if policy == TimeoutPolicy.FORFEIT:
-        return table, forfeit(rt, session, table, seat)
+        return forfeit(rt, session, table, seat, EventOrigin.GAME)
     if policy == TimeoutPolicy.HOST:
         context = {"link": host_url(rt, table), "name": table.names[seat]}
         return table, [draft_mail(rt, table, "host_asked", None, context)]
@@ -161,7 +159,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
             return False, []
         now = rt.clock.now()
         if decision == HostDecision.FORFEIT:
-            return True, forfeit(rt, session, table, clock.seat)
+            return True, forfeit(rt, session, table, clock.seat, EventOrigin.HOST)[1]
         if decision == HostDecision.KEEPER:
             after = play_for(session, table, clock.seat, EventOrigin.BOT, now)
             return True, finish_moves(rt, session, table, after, now)[1]
@@ -181,4 +179,4 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         raise ValueError(f"unknown decision {decision!r}")
     if decision == HostDecision.MORE_TIME and days not in MOVE_DAYS:
         raise ValueError(f"more time is {', '.join(map(str, MOVE_DAYS))} days")
-    return in_game(rt, game_id, change)
+    return rt.in_game(game_id, change)

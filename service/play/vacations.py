@@ -18,7 +18,6 @@ from service.localtime import format_time, zone_name
 from service.mail.drafting import draft_mail, mailed_seats, player_url, wants_mail
 from service.play.clocks import sync_clocks, vacations
 from service.play.deadlines import local_midnight
-from service.play.settle import in_game
 from service.runtime import Runtime
 
 PLAN_AHEAD_DAYS = 365  # how far ahead a vacation may start
@@ -102,7 +101,7 @@ def declare_vacation(rt: Runtime, game_id: str, seat: int, start: date, days: in
         session.add_all(mails)
         return None, mails
 
-    in_game(rt, game_id, change)
+    rt.in_game(game_id, change)
 
 
 def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> OutboxMail:
@@ -149,4 +148,4 @@ def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> N
         session.add_all(mails)
         return None, mails
 
-    in_game(rt, game_id, change)
+    rt.in_game(game_id, change)

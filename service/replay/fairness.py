@@ -91,8 +91,12 @@ def rerun(
         return Rerun(0, difference)
     for n, start in enumerate(starts):
         end = starts[n + 1] - 1 if n + 1 < len(starts) else len(events)
+        action = actions[start]
         try:
-            produced = _plain(rules.act(states[start - 2], actors[start - 1], actions[start]))
+            if "decision" in action:  # a forfeit or a cancellation: the game's or the host's, no seat's
+                produced = _plain(rules.decide(states[start - 2], action, seats))
+            else:
+                produced = _plain(rules.act(states[start - 2], actors[start - 1], action))
         except ValueError:  # IllegalAction too: the logged move is not one the rules allow there
             return Rerun(n, start)
         difference = _first_difference(_plain(events[start - 1 : end]), produced, start - 1)

@@ -50,7 +50,7 @@ FACE_UP = Viewer(face_up=True)
 
 def finished(table: Table) -> bool:
     """Whether the game is over (a cancelled game never is: its cards stay hidden)."""
-    return table.record.status == GameStatus.FINISHED
+    return table.status == GameStatus.FINISHED
 
 
 def player_viewer(table: Table, seat: int) -> Viewer:
@@ -60,7 +60,7 @@ def player_viewer(table: Table, seat: int) -> Viewer:
 
 def public_refusal(table: Table) -> str | None:
     """Why the public replay link does not open (None: it does, face up)."""
-    if table.record.status == GameStatus.CANCELLED:
+    if table.status == GameStatus.CANCELLED:
         return _("This game was cancelled before its end, so its cards stay hidden: it has no public replay.")
     if not finished(table):
         return _("This game is still being played: its public replay opens once it is over.")
@@ -396,7 +396,7 @@ def history_json(table: Table, past: History, replay: Replay, fair: Fairness) ->
     return {
         "game": table.record.game,
         "game_id": table.game_id,
-        "status": table.record.status,
+        "status": table.status,
         "players": table.names,
         "started": time_text(past.started),
         "last_move": time_text(past.last_move),

@@ -86,7 +86,7 @@ def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:
     return {
         "game": table.record.game,
         "game_id": table.game_id,
-        "status": table.record.status,
+        "status": table.status,
         "seat": seat,
         "seq": table.version,
         "players": table.names,

@@ -1,0 +1,46 @@
+"""Rebuilding the game rows' cache of the log (status and finished_at, kept for listing queries) and
+the turn clocks from each game's log, e.g. after a row was damaged or a migration: the log is the
+truth, the rows follow it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from service.eventlog.models import GameRecord, GameStatus, OutboxMail
+from service.eventlog.store import Table, refresh_record
+from service.play.clocks import sync_clocks
+from service.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A game whose row disagreed with its log: what the row said and what the log says."""
+
+    game_id: str
+    was: GameStatus
+    now: GameStatus
+
+
+def rebuild_games(rt: Runtime, game_ids: Iterable[str] = ()) -> list[Repair]:
+    """Bring the rows and clocks of the given games (all games if none given) in line with their
+    logs, each in its own unit of work; the games whose row had to change."""
+    ids = list(game_ids)
+    if not ids:
+        with Session(rt.engine) as session:
+            ids = list(session.exec(select(GameRecord.id).order_by(col(GameRecord.created_at))).all())
+    repairs = []
+    for game_id in ids:
+        repair = rt.in_game(game_id, lambda session, table: _rebuild(rt, session, table))
+        if repair is not None:
+            repairs.append(repair)
+    return repairs
+
+
+def _rebuild(rt: Runtime, session: Session, table: Table) -> tuple[Repair | None, list[OutboxMail]]:
+    was = GameStatus(table.record.status)
+    changed = refresh_record(session, table)
+    sync_clocks(session, table, rt.clock.now())
+    return (Repair(table.game_id, was, table.status) if changed else None), []
