@@ -106,6 +106,8 @@ class Game(ABC):
 
     def apply(self, state: Any, event: Event) -> Any:
         """The state after one event; `state` is None before the first event. Never mutates."""
+        if closure(state):
+            raise ValueError(f"nothing follows the decision that ended this {self.name} game")
         if event.get("type") in CLOSING_EVENTS:
             if state is None:
                 raise ValueError(f"a {self.name} log must begin with GameStarted, not {event.get('type')!r}")

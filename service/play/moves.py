@@ -20,8 +20,8 @@ from sqlmodel import Session, select
 
 from rules import IllegalAction
 from rules.base import N_, Message
-from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, SeatKeeper
-from service.eventlog.store import Table, VersionConflict, append_move, load_table, lock_game
+from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
+from service.eventlog.store import Table, VersionConflict, append_move, load_table
 from service.play.settle import finish_moves
 from service.runtime import Runtime
 
@@ -147,43 +147,44 @@ def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
 
 def apply_command(rt: Runtime, command_id: int) -> str:
     """Decide a pending command and, if legal, append its events, the automatic moves that follow and
-    the mails they cause in one transaction. Idempotent: a decided command is left alone. Returns the
-    command's status."""
+    the mails they cause in one unit of work, retried on a version conflict. Idempotent: a decided
+    command is left alone. Returns the command's status."""
+    with Session(rt.engine) as session:
+        command = session.get(CommandRecord, command_id)
+        if command is None:
+            return CommandStatus.REJECTED
+        game_id = command.game_id
     for _ in range(CONFLICT_RETRIES):
-        new_mail_ids: list[int] = []
         try:
-            with Session(rt.engine, expire_on_commit=False) as session:
-                command = session.get(CommandRecord, command_id)
-                if command is None:
-                    return CommandStatus.REJECTED
-                lock_game(session, command.game_id)
-                session.refresh(command)  # another worker may have decided it while we waited
-                if command.status != CommandStatus.PENDING:
-                    return command.status
-                before = load_table(session, command.game_id, rt.cache)
-                verdict = decide(before, command.seat, command.seq, command.action)
-                now = rt.clock.now()
-                command.decided_at = now
-                if isinstance(verdict, MoveOutcome):
-                    command.status = CommandStatus.REJECTED
-                    msgid, params = verdict.message or (N_("The move was refused."), {})
-                    command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
-                    session.commit()
-                    return command.status
-                after = append_move(
-                    session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now
-                )
-                seat = before.seats[command.seat]
-                if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
-                    seat.keeper = SeatKeeper.PLAYER
-                    session.add(seat)
-                _, mails = finish_moves(rt, session, before, after, now)
-                command.status = CommandStatus.ACCEPTED
-                session.add(command)
-                session.commit()
-                new_mail_ids = [mail.id for mail in mails if mail.id is not None]
+            return rt.in_game(game_id, lambda session, table: _decide_command(rt, session, table, command_id))
         except VersionConflict:
             continue
-        rt.dispatch.send_mails(new_mail_ids)
-        return CommandStatus.ACCEPTED
     raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
+
+
+def _decide_command(
+    rt: Runtime, session: Session, before: Table, command_id: int
+) -> tuple[CommandStatus, list[OutboxMail]]:
+    """Under the game's lock: the command decided (read again: another worker may have decided it
+    while this one waited) and, if legal, its events and what follows them appended."""
+    command = session.get(CommandRecord, command_id)
+    assert command is not None
+    if command.status != CommandStatus.PENDING:
+        return CommandStatus(command.status), []
+    verdict = decide(before, command.seat, command.seq, command.action)
+    now = rt.clock.now()
+    command.decided_at = now
+    session.add(command)
+    if isinstance(verdict, MoveOutcome):
+        command.status = CommandStatus.REJECTED
+        msgid, params = verdict.message or (N_("The move was refused."), {})
+        command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
+        return command.status, []
+    after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
+    seat = before.seats[command.seat]
+    if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
+        seat.keeper = SeatKeeper.PLAYER
+        session.add(seat)
+    _, mails = finish_moves(rt, session, before, after, now)
+    command.status = CommandStatus.ACCEPTED
+    return command.status, mails

@@ -8,19 +8,24 @@ import hashlib
 import random
 from typing import Any
 
+import pytest
+
 from rules import get_game
+from rules.base import cancel_decision, forfeit_decision
 from service.replay.fairness import Rerun, commitment, preimage, rerun
 
 
-def played(game: str, seats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    """A whole random game as the service logs it: events, who acted, each move's action by the
-    step it begins at."""
+def played(
+    game: str, seats: int, seed: int, options: dict[str, Any], moves: int | None = None
+) -> dict[str, Any]:
+    """A random game as the service logs it, whole or its first `moves` moves: events, who acted,
+    each move's action by the step it begins at."""
     rules, rng = get_game(game), random.Random(seed)
     events = rules.start(seed, seats, options)
     actors: list[int | None] = [None] * len(events)
     actions: dict[int, dict[str, Any]] = {}
     state = rules.fold(events)
-    while rules.result(state) is None:
+    while rules.result(state) is None and (moves is None or len(actions) < moves):
         seat = rng.choice(sorted(rules.to_act(state)))
         action = rng.choice(rules.legal_actions(state, seat))
         new = rules.act(state, seat, action)
@@ -83,3 +88,51 @@ def test_a_tampered_first_deal_or_a_move_no_one_made_is_found() -> None:
     first = min(log["actions"])
     log["actions"][first] = {"card": "not a card"}
     assert check(log) == Rerun(0, first)
+
+
+def decided(log: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The log ended by a decision of the game or its host, as the service logs it (nobody's move)."""
+    step = len(log["events"]) + 1
+    return {
+        **log,
+        "events": [*log["events"], *events],
+        "actors": [*log["actors"], *[None] * len(events)],
+        "actions": {**log["actions"], step: action},
+    }
+
+
+def test_a_forfeit_or_a_cancellation_ending_the_log_is_rerun_from_its_decision() -> None:
+    for game, seats in [("dualis", 4), ("double_side", 3), ("dupli", 4), ("red_black", 2)]:
+        log = played(game, seats, 11, {}, moves=5)
+        rules, state = log["rules"], log["rules"].fold(log["events"])
+        for action in (forfeit_decision(seats - 1), cancel_decision("host")):
+            ended = decided(log, action, rules.decide(state, action, seats))
+            assert check(ended) == Rerun(6, None), (game, action)
+
+
+def test_a_forged_decision_is_found_at_its_step() -> None:
+    log = played("red_black", 2, 5, {}, moves=4)
+    step = len(log["events"]) + 1
+    forfeit = forfeit_decision(0)
+    for action, event in [
+        (
+            forfeit_decision(2),
+            {"type": "GameForfeited", "v": 1, "seat": 2, "winners": [0, 1]},
+        ),  # no such seat
+        (
+            forfeit,
+            {"type": "GameForfeited", "v": 1, "seat": 0, "winners": [0, 1]},
+        ),  # not what a forfeit gives
+        (forfeit, {"type": "GameCancelled", "v": 1, "by": "host"}),  # not the decision logged
+        ({"decision": "resign"}, {"type": "GameCancelled", "v": 1, "by": "host"}),  # no such decision
+    ]:
+        assert check(decided(log, action, [event])) == Rerun(4, step), action
+
+
+def test_nothing_follows_a_decision_in_a_log() -> None:
+    rules = get_game("red_black")
+    log = played("red_black", 2, 5, {}, moves=4)
+    state = rules.fold(log["events"])
+    forfeit = rules.decide(state, forfeit_decision(0), 2)
+    with pytest.raises(ValueError, match="nothing follows"):
+        rules.fold([*log["events"], *forfeit, {"type": "GameCancelled", "v": 1, "by": "host"}])
