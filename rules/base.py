@@ -9,7 +9,7 @@ clock or global randomness.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any, ClassVar
@@ -17,6 +17,8 @@ from typing import Any, ClassVar
 Event = dict[str, Any]
 Action = dict[str, Any]
 Message = tuple[str, dict[str, Any]]
+# Tells an event in words to a seat (None: a spectator) given the players' names; None: nothing shown.
+Teller = Callable[[Event, "int | None", Sequence[str]], "Message | None"]
 
 
 def N_(msgid: str) -> str:
@@ -114,9 +116,26 @@ class Game(ABC):
             return replace(state, closure=closure_of(event))
         return self._apply(state, event)
 
-    @abstractmethod
     def _apply(self, state: Any, event: Event) -> Any:
-        """The state after one of this game's own events."""
+        """The state after one of this game's own events, by the game's fold for its type."""
+        kind = event.get("type")
+        if kind == "GameStarted":
+            return self._started(event)
+        if state is None:
+            raise ValueError(f"a {self.name} log must begin with GameStarted, not {kind!r}")
+        fold = self.folds.get(kind) if isinstance(kind, str) else None
+        if fold is None:
+            raise ValueError(f"unknown {self.name} event type {kind!r}")
+        return fold(state, event)
+
+    @abstractmethod
+    def _started(self, event: Event) -> Any:
+        """A new game's state from its GameStarted event."""
+
+    @property
+    @abstractmethod
+    def folds(self) -> Mapping[str, Callable[[Any, Event], Any]]:
+        """How each of this game's event types (GameStarted aside) folds into the state."""
 
     def fold(self, events: Iterable[Event]) -> Any:
         """The state a log of events describes: the only way state is built."""
@@ -215,9 +234,15 @@ class Game(ABC):
             return closing_line(event, names)
         return self._describe(event, seat, names)
 
-    @abstractmethod
     def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
-        """One line in words of one of this game's own events."""
+        """One line in words of one of this game's own events, by the game's teller for its type."""
+        teller = self.tellers.get(event.get("type", ""))
+        return teller(event, seat, names) if teller else None
+
+    @property
+    @abstractmethod
+    def tellers(self) -> Mapping[str, Teller]:
+        """How each of this game's event types is told in words to a seat (None: public only)."""
 
     # --- replay ---------------------------------------------------------------------------
 

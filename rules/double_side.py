@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 from rules.base import (
@@ -36,6 +37,8 @@ from rules.base import (
     Message,
     ScoreRow,
     ScoreSheet,
+    Teller,
+    name_of,
     require,
 )
 from rules.rng import SeededRandom
@@ -328,19 +331,7 @@ class DoubleSide(Game):
         started = self.event("GameStarted", game=self.name, seed=seed, seats=seats, options=opts)
         return [started, self._deal(self.apply(None, started), 1)]
 
-    def _apply(self, state: State | None, event: Event) -> State:
-        """The state after one event (a new state; the old one is untouched)."""
-        kind = event.get("type")
-        if state is None:
-            if kind != "GameStarted":
-                raise ValueError(f"a Double Side Play log starts with GameStarted, not {kind!r}")
-            return self._on_started(event)
-        handler = self._HANDLERS.get(kind)
-        if handler is None:
-            raise ValueError(f"unknown Double Side Play event {kind!r}")
-        return handler(self, state, event)
-
-    def _on_started(self, e: Event) -> State:
+    def _started(self, e: Event) -> State:
         """A new game with no round dealt yet."""
         opts, seats = e["options"], e["seats"]
         return State(
@@ -424,15 +415,18 @@ class DoubleSide(Game):
         """The game is over."""
         return _evolve(st, phase="over", winners=tuple(e["winners"]), turn=None)
 
-    _HANDLERS: ClassVar[dict[str, Callable[[DoubleSide, State, Event], State]]] = {
-        "RoundDealt": _on_dealt,
-        "TrumpChosen": _on_trump,
-        "CardPlayed": _on_card,
-        "TrickWon": _on_trick,
-        "HandsTurnedOver": _on_turned,
-        "RoundScored": _on_scored,
-        "GameEnded": _on_ended,
-    }
+    @cached_property
+    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
+        """Each Double Side Play event's fold."""
+        return {
+            "RoundDealt": self._on_dealt,
+            "TrumpChosen": self._on_trump,
+            "CardPlayed": self._on_card,
+            "TrickWon": self._on_trick,
+            "HandsTurnedOver": self._on_turned,
+            "RoundScored": self._on_scored,
+            "GameEnded": self._on_ended,
+        }
 
     # --- randomness, recorded in RoundDealt -----------------------------------------------
 
@@ -779,7 +773,7 @@ class DoubleSide(Game):
 
     def replay_describe(self, event: Event, seat: int | None, names: list[str], now: State) -> Message | None:
         """The line, or only who played or won for a trick that lies face down at `now`."""
-        hidden = face_down_line(event, self.window(now), lambda s: _name(names, s))
+        hidden = face_down_line(event, self.window(now), lambda s: name_of(names, s))
         return hidden or self.describe(event, seat, names)
 
     def heading(self, state: State, event: Event) -> Heading:
@@ -809,10 +803,10 @@ class DoubleSide(Game):
 
     # --- words ----------------------------------------------------------------------------
 
-    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
-        """One line for an event; deals show dice and leaders only, never a hand or set-aside card."""
-        describer = _DESCRIBERS.get(event.get("type"))
-        return describer(event, names) if describer else None
+    @property
+    def tellers(self) -> Mapping[str, Teller]:
+        """Each event in words; deals show dice and leaders only, never a hand or set-aside card."""
+        return _TELLERS
 
 
 def _face_down_trick(trick: dict[str, Any]) -> dict[str, Any]:
@@ -822,11 +816,6 @@ def _face_down_trick(trick: dict[str, Any]) -> dict[str, Any]:
     return {**trick, "led": None, "by_trump": None, "winning_card": None, "plays": plays}
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    """A player's name, or "Seat n" if the list is short."""
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-
 def _join(parts: Sequence[str]) -> str:
     """Items joined with commas."""
     return ", ".join(parts)
@@ -834,7 +823,7 @@ def _join(parts: Sequence[str]) -> str:
 
 def _named_list(names: Sequence[str], seats: Sequence[int], one: str, two: str, many: str) -> Message:
     """A message naming one, two or more players (each count its own msgid for translators)."""
-    who = [_name(names, s) for s in seats]
+    who = [name_of(names, s) for s in seats]
     if len(who) == 1:
         return one, {"player": who[0]}
     if len(who) == 2:
@@ -842,7 +831,7 @@ def _named_list(names: Sequence[str], seats: Sequence[int], one: str, two: str, 
     return many, {"players": _join(who[:-1]), "last": who[-1]}
 
 
-def _describe_started(e: Event, names: Sequence[str]) -> Message:
+def _describe_started(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The game's opening line."""
     params = {"count": e["seats"], "points": POINTS_TO_WIN}
     if e["options"]["trump"]:
@@ -852,36 +841,36 @@ def _describe_started(e: Event, names: Sequence[str]) -> Message:
     return N_("Double Side Play for %(count)s players: first to %(points)s points wins"), params
 
 
-def _describe_dealt(e: Event, names: Sequence[str]) -> Message:
+def _describe_dealt(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The deal as everyone sees it: the dice, the first leader and any trump chooser."""
-    dice = _join([f"{_name(names, s)} {a}+{b}" for s, (a, b) in enumerate(e["dice"])])
-    params = {"round": e["round"], "dice": dice, "leader": _name(names, e["leader"])}
+    dice = _join([f"{name_of(names, s)} {a}+{b}" for s, (a, b) in enumerate(e["dice"])])
+    params = {"round": e["round"], "dice": dice, "leader": name_of(names, e["leader"])}
     if e["trump_chooser"] is None:
         return N_("Round %(round)s dealt; dice: %(dice)s; %(leader)s leads"), params
-    params["chooser"] = _name(names, e["trump_chooser"])
+    params["chooser"] = name_of(names, e["trump_chooser"])
     return N_("Round %(round)s dealt; dice: %(dice)s; %(leader)s leads; %(chooser)s chooses trump"), params
 
 
-def _describe_trump(e: Event, names: Sequence[str]) -> Message:
+def _describe_trump(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The trump choice."""
     return N_("%(player)s chose %(colour)s as trump"), {
-        "player": _name(names, e["seat"]),
+        "player": name_of(names, e["seat"]),
         "colour": COLOUR_NAMES[e["trump"]],
     }
 
 
-def _describe_card(e: Event, names: Sequence[str]) -> Message:
+def _describe_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A card played, with the number in force."""
-    params = {"player": _name(names, e["seat"]), "card": e["card"], "number": e["number"]}
+    params = {"player": name_of(names, e["seat"]), "card": e["card"], "number": e["number"]}
     if e["side"] == BLACK:
         return N_("%(player)s played %(card)s (black %(number)s)"), params
     return N_("%(player)s played %(card)s (white %(number)s)"), params
 
 
-def _describe_trick(e: Event, names: Sequence[str]) -> Message:
+def _describe_trick(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The trick's winner and why: highest of the led colour, or highest trump."""
     params = {
-        "player": _name(names, e["winner"]),
+        "player": name_of(names, e["winner"]),
         "trick": e["trick"],
         "card": e["card"],
         "number": e["number"],
@@ -898,14 +887,14 @@ def _describe_trick(e: Event, names: Sequence[str]) -> Message:
     return N_("%(player)s wins trick %(trick)s with %(card)s (white %(number)s): highest %(colour)s"), params
 
 
-def _describe_turned(e: Event, names: Sequence[str]) -> Message:
+def _describe_turned(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The hands turned over."""
     return N_("Hands turned over: white numbers from now on"), {}
 
 
-def _describe_scored(e: Event, names: Sequence[str]) -> Message:
+def _describe_scored(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """Who scored this round, and everyone's points."""
-    points = _join([f"{_name(names, s)} {p}" for s, p in enumerate(e["points"])])
+    points = _join([f"{name_of(names, s)} {p}" for s, p in enumerate(e["points"])])
     if not e["scorers"]:
         return N_("Round %(round)s: nobody scores; points %(points)s"), {
             "round": e["round"],
@@ -921,7 +910,7 @@ def _describe_scored(e: Event, names: Sequence[str]) -> Message:
     return msgid, {**params, "round": e["round"], "points": points}
 
 
-def _describe_ended(e: Event, names: Sequence[str]) -> Message:
+def _describe_ended(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The winner(s)."""
     return _named_list(
         names,
@@ -932,7 +921,7 @@ def _describe_ended(e: Event, names: Sequence[str]) -> Message:
     )
 
 
-_DESCRIBERS: dict[str, Callable[[Event, Sequence[str]], Message]] = {
+_TELLERS: dict[str, Teller] = {
     "GameStarted": _describe_started,
     "RoundDealt": _describe_dealt,
     "TrumpChosen": _describe_trump,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rules.base import (
@@ -40,6 +41,8 @@ from rules.base import (
     Message,
     ScoreRow,
     ScoreSheet,
+    Teller,
+    name_of,
     require,
 )
 from rules.rng import SeededRandom
@@ -311,18 +314,6 @@ class Dualis(Game):
 
     # --- folding events ---------------------------------------------------------------------
 
-    def _apply(self, state: State | None, event: Event) -> State:
-        """The state after one event."""
-        kind = event.get("type")
-        if kind == "GameStarted":
-            return self._started(event)
-        if state is None:
-            raise ValueError(f"a dualis log must begin with GameStarted, not {kind!r}")
-        handler = self._appliers.get(kind)  # type: ignore[arg-type]
-        if handler is None:
-            raise ValueError(f"unknown dualis event type {kind!r}")
-        return handler(self, state, event)
-
     def _started(self, event: Event) -> State:
         """A fresh game from GameStarted."""
         opts = event["options"]
@@ -405,13 +396,16 @@ class Dualis(Game):
         """The game is over; the winning seats are recorded."""
         return evolve(state, winners=tuple(event["winners"]))
 
-    _appliers: dict[str, Callable[[Dualis, State, Event], State]] = {  # noqa: RUF012
-        "RoundDealt": _dealt,
-        "CardPlayed": _played,
-        "TrickWon": _trick_won,
-        "RoundScored": _round_scored,
-        "GameEnded": _ended,
-    }
+    @cached_property
+    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
+        """Each Duālis event's fold."""
+        return {
+            "RoundDealt": self._dealt,
+            "CardPlayed": self._played,
+            "TrickWon": self._trick_won,
+            "RoundScored": self._round_scored,
+            "GameEnded": self._ended,
+        }
 
     # --- reading state ----------------------------------------------------------------------
 
@@ -816,12 +810,7 @@ class Dualis(Game):
 
     # --- words ------------------------------------------------------------------------------
 
-    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
-        """One line for the event; every Duālis event is public (deals name only the leader)."""
-        teller = self._tellers.get(event.get("type", ""))
-        return teller(self, event, names) if teller else None
-
-    def _tell_started(self, event: Event, names: list[str]) -> Message:
+    def _tell_started(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """The game begins, naming the partnerships or the players."""
         seats = event["seats"]
         if event["options"].get("iso"):
@@ -832,14 +821,14 @@ class Dualis(Game):
             "team_b": team_name(names, PARTNERSHIPS[1]),
         }
 
-    def _tell_dealt(self, event: Event, names: list[str]) -> Message:
+    def _tell_dealt(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """A round is dealt (hands are private, so only the leader is named)."""
         return N_("Round %(round)s is dealt; %(leader)s leads."), {
             "round": event["round"],
             "leader": name_of(names, event["leader"]),
         }
 
-    def _tell_played(self, event: Event, names: list[str]) -> Message:
+    def _tell_played(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """A card played, with its coin and new colour if one was taken."""
         params = {"player": name_of(names, event["seat"]), "card": event["card"]}
         if not event["coin"]:
@@ -848,7 +837,7 @@ class Dualis(Game):
             return N_("%(player)s played %(card)s with a coin (now Red)."), params
         return N_("%(player)s played %(card)s with a coin (now Blue)."), params
 
-    def _tell_won(self, event: Event, names: list[str]) -> Message:
+    def _tell_won(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """Who won the trick, and why: the centre, the trump and the strongest card's kind."""
         params = {
             "player": name_of(names, event["winner"]),
@@ -859,7 +848,7 @@ class Dualis(Game):
         }
         return TRICK_WON_LINES[(event["trump"], event["reason"], event["direction"])], params
 
-    def _tell_scored(self, event: Event, names: list[str]) -> Message:
+    def _tell_scored(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """The round's scores and who won it."""
         sides, scores = event["sides"], event["scores"]
         labels = [team_name(names, side) for side in sides]
@@ -884,7 +873,7 @@ class Dualis(Game):
             return N_("Round %(round)s: %(scores)s; %(winner)s wins the round."), params
         return N_("Round %(round)s: %(scores)s; %(winner)s share the round."), params
 
-    def _tell_ended(self, event: Event, names: list[str]) -> Message:
+    def _tell_ended(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """The final result: the winning partnership's rounds, or the winners' total in Iso Play."""
         sides, match, best = event["sides"], event["match"], event["winning_sides"]
         labels = [team_name(names, side) for side in sides]
@@ -907,14 +896,17 @@ class Dualis(Game):
             return N_("Game over: %(winner)s wins with %(total)s points (%(totals)s)."), params
         return N_("Game over: %(winner)s share the win with %(total)s points (%(totals)s)."), params
 
-    _tellers: dict[str, Callable[[Dualis, Event, list[str]], Message]] = {  # noqa: RUF012
-        "GameStarted": _tell_started,
-        "RoundDealt": _tell_dealt,
-        "CardPlayed": _tell_played,
-        "TrickWon": _tell_won,
-        "RoundScored": _tell_scored,
-        "GameEnded": _tell_ended,
-    }
+    @cached_property
+    def tellers(self) -> Mapping[str, Teller]:
+        """Each Duālis event in words; every one is public (deals name only the leader)."""
+        return {
+            "GameStarted": self._tell_started,
+            "RoundDealt": self._tell_dealt,
+            "CardPlayed": self._tell_played,
+            "TrickWon": self._tell_won,
+            "RoundScored": self._tell_scored,
+            "GameEnded": self._tell_ended,
+        }
 
 
 # ----------------------------------------------------------------------------- JSON helpers
@@ -973,11 +965,6 @@ def round_json(result: RoundResult) -> dict[str, Any]:
         "scores": list(result.scores),
         "winners": list(result.winners),
     }
-
-
-def name_of(names: Sequence[str], seat: int) -> str:
-    """A seat's player name (or "Seat n" if the list is short)."""
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
 def team_name(names: Sequence[str], side: Sequence[int]) -> str:

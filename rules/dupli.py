@@ -39,6 +39,7 @@ from rules.base import (
     Message,
     ScoreRow,
     ScoreSheet,
+    Teller,
     require,
 )
 from rules.rng import SeededRandom
@@ -271,12 +272,13 @@ class Dupli(Game):
 
     # --- apply ------------------------------------------------------------------------------
 
-    def _apply(self, state: State | None, event: Event) -> State:
-        """The state after one event; never mutates."""
-        handler = _APPLY.get(event["type"])
-        if handler is None:
-            raise ValueError(f"unknown Dupli event {event['type']!r}")
-        return handler(state, event)
+    def _started(self, event: Event) -> State:
+        return _started(None, event)
+
+    @property
+    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
+        """Each Dupli event's fold."""
+        return _FOLDS
 
     # --- reading state ----------------------------------------------------------------------
 
@@ -799,10 +801,10 @@ class Dupli(Game):
 
     # --- describe ---------------------------------------------------------------------------
 
-    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
-        """One line of what the event shows to `seat`; hidden choices only as "set"/"answered"."""
-        handler = _DESCRIBE.get(event.get("type", ""))
-        return handler(event, seat, names) if handler else None
+    @property
+    def tellers(self) -> Mapping[str, Teller]:
+        """Each event in words; hidden choices only as "set"/"answered"."""
+        return _TELLERS
 
 
 # --------------------------------------------------------------------------------- apply handlers
@@ -951,8 +953,7 @@ def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
 
-_APPLY: dict[str, Callable[[Any, Event], State]] = {
-    "GameStarted": _started,
+_FOLDS: dict[str, Callable[[State, Event], State]] = {
     "HandsDealt": _dealt,
     "CardsSet": _set,
     "ChargeRevealed": _charge,
@@ -968,26 +969,26 @@ _APPLY: dict[str, Callable[[Any, Event], State]] = {
 # --------------------------------------------------------------------------------- describe handlers
 
 
-def _d_started(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_started(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The game begins."""
     return N_("Dupli begins: %(count)s players, 4 wars."), {"count": e["seats"]}
 
 
-def _d_dealt(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_dealt(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The deal: the seat's own hand, or just that hands were dealt."""
     if seat is not None and 0 <= seat < len(e["hands"]):
         return N_("9 cards dealt to each player. Your hand: %(hand)s."), {"hand": ", ".join(e["hands"][seat])}
     return N_("9 cards dealt to each player."), {}
 
 
-def _d_set(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_set(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A seat set its cards: what, only to itself."""
     if seat == e["seat"]:
         return N_("%(name)s set %(cards)s."), {"name": names[e["seat"]], "cards": _pair_text(e["cards"])}
     return N_("%(name)s set two cards."), {"name": names[e["seat"]]}
 
 
-def _d_charge(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_charge(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """Charges turned face up; the others may swap."""
     owners = sorted({c["seat"] for c in e["charges"]})
     return N_("Charge revealed: %(names)s. The others may swap their set cards."), {
@@ -995,7 +996,7 @@ def _d_charge(e: Event, seat: int | None, names: list[str]) -> Message:
     }
 
 
-def _d_swap(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_swap(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A Charge answer: what, only to the answering seat."""
     name = names[e["seat"]]
     if seat != e["seat"]:
@@ -1005,7 +1006,7 @@ def _d_swap(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("%(name)s swapped to %(cards)s."), {"name": name, "cards": _pair_text(e["cards"])}
 
 
-def _d_revealed(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_revealed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The reveal: every set, the Patriotisms banked and Subversion's eliminations."""
     params = {
         "sets": ", ".join(f"{names[s]} {_pair_text(p)}" for s, p in enumerate(e["sets"])),
@@ -1028,7 +1029,7 @@ def _d_revealed(e: Event, seat: int | None, names: list[str]) -> Message:
     return msgid, params
 
 
-def _d_aimed(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_aimed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A Benevolence's aim and, when immediate, its effect."""
     name = names[e["seat"]]
     if e["target"] is None:
@@ -1039,7 +1040,7 @@ def _d_aimed(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("%(name)s's Benevolence aims at %(owner)s's %(card)s."), params
 
 
-def _d_answered(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_answered(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The owner's Patriotism answer."""
     params = {"name": names[e["seat"]], "card": e["card"], "aimer": names[e["aimer"]["seat"]]}
     if e["cancel"]:
@@ -1047,7 +1048,7 @@ def _d_answered(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("%(name)s keeps the Patriotism: %(card)s is zeroed."), params
 
 
-def _d_resolved(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_resolved(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The war's winners, their takings and what the centre keeps."""
     winners = e["winners"]
     params = {
@@ -1088,7 +1089,7 @@ def _d_resolved(e: Event, seat: int | None, names: list[str]) -> Message:
     return msgid, params
 
 
-def _d_ended(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_ended(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The final result."""
     winners = e["winners"]
     params = {"names": _names(winners, names), "vp": e["vp"][winners[0]]}
@@ -1097,7 +1098,7 @@ def _d_ended(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("Game over: %(names)s share the win with %(vp)s VP."), params
 
 
-_DESCRIBE: dict[str, Callable[[Event, int | None, list[str]], Message]] = {
+_TELLERS: dict[str, Teller] = {
     "GameStarted": _d_started,
     "HandsDealt": _d_dealt,
     "CardsSet": _d_set,

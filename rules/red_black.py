@@ -40,6 +40,8 @@ from rules.base import (
     Message,
     ScoreRow,
     ScoreSheet,
+    Teller,
+    name_of,
     require,
 )
 from rules.rng import SeededRandom
@@ -286,14 +288,13 @@ class RedBlackDuel(Game):
 
     # --- folding events ----------------------------------------------------------------------
 
-    def _apply(self, state: State | None, event: Event) -> State:
-        """The state after one event."""
-        handler = _HANDLERS.get(event.get("type", ""))
-        if handler is None:
-            raise ValueError(f"red_black: unknown event type {event.get('type')!r}")
-        if state is None and event["type"] != "GameStarted":
-            raise ValueError("red_black: a log must begin with GameStarted")
-        return handler(state, event)  # type: ignore[arg-type]
+    def _started(self, event: Event) -> State:
+        return _on_started(None, event)
+
+    @property
+    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
+        """Each Red and Black Duel event's fold."""
+        return _FOLDS
 
     # --- reading state -----------------------------------------------------------------------
 
@@ -515,10 +516,10 @@ class RedBlackDuel(Game):
 
     # --- events in words ---------------------------------------------------------------------
 
-    def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
-        """One line of what the event shows to `seat`; face-down cards only to their owner."""
-        describer = _DESCRIBERS.get(event.get("type", ""))
-        return None if describer is None else describer(event, seat, names)
+    @property
+    def tellers(self) -> Mapping[str, Teller]:
+        """Each event in words; a face-down card only as "played a card"."""
+        return _TELLERS
 
 
 # --------------------------------------------------------------------------------------- parsing
@@ -632,8 +633,7 @@ def _on_ended(state: State, e: Event) -> State:
     return replace(state, phase="over", end=end)
 
 
-_HANDLERS: dict[str, Callable[[State, Event], State]] = {
-    "GameStarted": _on_started,
+_FOLDS: dict[str, Callable[[State, Event], State]] = {
     "DeckShuffled": _on_shuffled,
     "RoundDealt": _on_dealt,
     "CampCardPlaced": _on_camp_card,
@@ -691,21 +691,16 @@ def _outcome_cell(outcome: Outcome, seat: int) -> Message:
 # --------------------------------------------------------------------------------------- describe
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    """A seat's player name (or "Seat N" when names are missing)."""
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
-
-
-def _d_started(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_started(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The players and their starting chips."""
     return N_("Game started: %(first)s and %(second)s have %(chips)s chips each."), {
-        "first": _name(names, 0),
-        "second": _name(names, 1),
+        "first": name_of(names, 0),
+        "second": name_of(names, 1),
         "chips": START_CHIPS,
     }
 
 
-def _d_shuffled(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_shuffled(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A shuffle, never its order."""
     if e["number"] == 1:
         return N_("The deck is shuffled."), {}
@@ -714,7 +709,7 @@ def _d_shuffled(e: Event, seat: int | None, names: list[str]) -> Message:
     }
 
 
-def _d_dealt(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_dealt(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The deal; a player also reads their own new hand."""
     if seat in SEATS:
         return N_("Round %(round)s dealt, 6 cards each. Your hand: %(hand)s."), {
@@ -724,36 +719,36 @@ def _d_dealt(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("Round %(round)s dealt, 6 cards each."), {"round": e["round"]}
 
 
-def _d_camp_card(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_camp_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A camp card placed; its face only to its owner."""
-    player = _name(names, e["seat"])
+    player = name_of(names, e["seat"])
     if seat == e["seat"]:
         return N_("%(player)s placed camp card %(card)s face down."), {"player": player, "card": e["card"]}
     return N_("%(player)s placed a camp card face down."), {"player": player}
 
 
-def _d_camps(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_camps(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """Both camp cards, each camp and who plays first."""
     red = e["camps"].index("red")
     return N_(
         "Camps: %(red)s Red (%(red_card)s), %(black)s Black (%(black_card)s); %(leader)s plays first."
     ), {
-        "red": _name(names, red),
+        "red": name_of(names, red),
         "red_card": e["cards"][red],
-        "black": _name(names, 1 - red),
+        "black": name_of(names, 1 - red),
         "black_card": e["cards"][1 - red],
-        "leader": _name(names, e["leader"]),
+        "leader": name_of(names, e["leader"]),
     }
 
 
-def _d_pot(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_pot(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The bank's chips in the pot."""
     return N_("The bank puts %(amount)s chips in the pot."), {"amount": e["amount"]}
 
 
-def _d_card(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A card put face down with its fee; its face only to its owner (the reveal follows in PlayWon)."""
-    player = _name(names, e["seat"])
+    player = name_of(names, e["seat"])
     if seat == e["seat"]:
         return N_("%(player)s put %(card)s face down and paid 1 chip (pot %(pot)s)."), {
             "player": player,
@@ -766,15 +761,15 @@ def _d_card(e: Event, seat: int | None, names: list[str]) -> Message:
     }
 
 
-def _d_play_won(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_play_won(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """Both cards revealed, the winner and why, and the colour count on the stack."""
     lead = e["leader"]
     params = {
-        "first": _name(names, lead),
+        "first": name_of(names, lead),
         "first_card": e["cards"][lead],
-        "second": _name(names, 1 - lead),
+        "second": name_of(names, 1 - lead),
         "second_card": e["cards"][1 - lead],
-        "winner": _name(names, e["winner"]),
+        "winner": name_of(names, e["winner"]),
         "card": e["winning_card"],
         "red": e["counts"]["red"],
         "black": e["counts"]["black"],
@@ -790,28 +785,28 @@ def _d_play_won(e: Event, seat: int | None, names: list[str]) -> Message:
     ), params
 
 
-def _d_round_won(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_round_won(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """Who took the pot, by colour or by the other's fold."""
-    params = {"winner": _name(names, e["winner"]), "pot": e["pot"]}
+    params = {"winner": name_of(names, e["winner"]), "pot": e["pot"]}
     if e["how"] == "fold":
         return N_("%(folder)s folded: %(winner)s takes the pot of %(pot)s."), {
             **params,
-            "folder": _name(names, e["folder"]),
+            "folder": name_of(names, e["folder"]),
         }
     if e["colour"] == "red":
         return N_("Red wins the round with three red cards: %(winner)s takes the pot of %(pot)s."), params
     return N_("Black wins the round with three black cards: %(winner)s takes the pot of %(pot)s."), params
 
 
-def _d_ended(e: Event, seat: int | None, names: list[str]) -> Message:
+def _d_ended(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The final chips and the winner (or the draw)."""
     chips = e["chips"]
     if e["draw"]:
         return N_("Game over: a draw, both players have %(chips)s chips."), {"chips": chips[0]}
     win = e["winners"][0]
     params = {
-        "winner": _name(names, win),
-        "loser": _name(names, 1 - win),
+        "winner": name_of(names, win),
+        "loser": name_of(names, 1 - win),
         "winner_chips": chips[win],
         "loser_chips": chips[1 - win],
     }
@@ -823,7 +818,7 @@ def _d_ended(e: Event, seat: int | None, names: list[str]) -> Message:
     return N_("Game over: %(winner)s wins with %(winner_chips)s chips to %(loser_chips)s."), params
 
 
-_DESCRIBERS: dict[str, Callable[[Event, int | None, list[str]], Message]] = {
+_TELLERS: dict[str, Teller] = {
     "GameStarted": _d_started,
     "DeckShuffled": _d_shuffled,
     "RoundDealt": _d_dealt,

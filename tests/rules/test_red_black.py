@@ -714,13 +714,6 @@ def test_act_leaves_the_state_it_was_given_unchanged_and_is_deterministic() -> N
     assert table.state is before and GAME.fold(table.events) == before
 
 
-def test_apply_refuses_an_unknown_event_and_a_log_without_a_start() -> None:
-    with pytest.raises(ValueError, match="unknown event"):
-        GAME.apply(duel().state, {"type": "Nonsense", "v": 1})
-    with pytest.raises(ValueError, match="GameStarted"):
-        GAME.apply(None, {"type": "PotSet", "v": 1, "amount": 3})
-
-
 # ----------------------------------------------------------------------------------- views and lines
 
 
