@@ -38,6 +38,7 @@ from rules.base import (
     ScoreRow,
     ScoreSheet,
     Teller,
+    fixed_decks,
     name_of,
     require,
 )
@@ -178,23 +179,6 @@ def _is_int(value: object, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
 
-def _parse_decks(deck: object) -> tuple[tuple[str, ...], ...]:
-    """The `deck` option as one fixed deck per round; ValueError unless each holds the 48 cards once."""
-    if deck is None:
-        return ()
-    if not isinstance(deck, (list, tuple)) or not deck:
-        raise ValueError("option deck must be a list of the 48 card codes or a list of such lists")
-    decks = [deck] if all(isinstance(card, str) for card in deck) else list(deck)
-    for i, one in enumerate(decks):
-        if not isinstance(one, (list, tuple)) or not all(isinstance(card, str) for card in one):
-            raise ValueError(f"option deck: entry {i + 1} is not a list of card codes")
-        if len(one) != len(DECK) or set(one) != DECK_SET:
-            raise ValueError(
-                f"option deck: deck {i + 1} must hold each of the 48 cards (R1 ... Y12) exactly once"
-            )
-    return tuple(tuple(one) for one in decks)
-
-
 def _parse_dice(dice: object, seats: int) -> tuple[tuple[Dice, ...], ...]:
     """The `dice` option as one roll per seat per round; ValueError for a bad or doubled pair."""
     if dice is None:
@@ -325,7 +309,7 @@ class DoubleSide(Game):
         for flag in ("trump", "open_history"):
             if type(opts[flag]) is not bool:
                 raise ValueError(f"option {flag} must be true or false, not {opts[flag]!r}")
-        _parse_decks(opts["deck"])
+        fixed_decks(opts["deck"], DECK, self.name)
         _parse_dice(opts["dice"], seats)
         opts = {key: _json_copy(value) for key, value in opts.items()}
         started = self.event("GameStarted", game=self.name, seed=seed, seats=seats, options=opts)
@@ -339,7 +323,7 @@ class DoubleSide(Game):
             seats=seats,
             trump_option=opts["trump"],
             open_history=opts["open_history"],
-            decks=_parse_decks(opts["deck"]),
+            decks=fixed_decks(opts["deck"], DECK, self.name),
             fixed_dice=_parse_dice(opts["dice"], seats),
             points=(0,) * seats,
         )

@@ -42,6 +42,8 @@ from rules.base import (
     ScoreRow,
     ScoreSheet,
     Teller,
+    decks_as_json,
+    fixed_decks,
     name_of,
     require,
 )
@@ -238,28 +240,6 @@ def check_first_leader(value: object, seats: int) -> None:
         raise ValueError(f"dualis option 'first_leader' must be a seat from 0 to {seats - 1}, not {value!r}")
 
 
-def check_deck(deck: object) -> list[str]:
-    """The deck as a list; ValueError unless it holds all 52 card codes exactly once."""
-    if not isinstance(deck, list | tuple) or not all(isinstance(c, str) for c in deck):
-        raise ValueError(f"a dualis deck must be a list of card codes, not {deck!r}")
-    unknown = sorted(set(deck) - set(CARDS))
-    if unknown:
-        raise ValueError(f"a dualis deck holds unknown card(s): {', '.join(unknown)}")
-    if len(deck) != len(CARDS) or len(set(deck)) != len(CARDS):
-        raise ValueError(f"a dualis deck must hold all {len(CARDS)} cards exactly once")
-    return list(deck)
-
-
-def check_decks(deck: object) -> list[str] | list[list[str]] | None:
-    """The `deck` option normalised: None, one deck (top first) or a list of decks for the first
-    rounds in order."""
-    if deck is None:
-        return None
-    if isinstance(deck, list | tuple) and deck and all(isinstance(d, list | tuple) for d in deck):
-        return [check_deck(d) for d in deck]
-    return check_deck(deck)
-
-
 # ------------------------------------------------------------------------------------ game
 
 
@@ -286,7 +266,8 @@ class Dualis(Game):
         if not opts["iso"] and seats != 4:
             raise ValueError(f"dualis is played by 4 players in partnerships (3 or 4 with iso), not {seats}")
         check_first_leader(opts["first_leader"], seats)
-        opts["deck"] = check_decks(opts["deck"])
+        fixed_decks(opts["deck"], CARDS, self.name)
+        opts["deck"] = decks_as_json(opts["deck"])
         started = self.event("GameStarted", seed=seed, seats=seats, options=opts)
         state = self.apply(None, started)
         leader = opts["first_leader"]
@@ -317,10 +298,7 @@ class Dualis(Game):
     def _started(self, event: Event) -> State:
         """A fresh game from GameStarted."""
         opts = event["options"]
-        deck = opts.get("deck")
-        decks: tuple[tuple[str, ...], ...] = ()
-        if deck:
-            decks = tuple(tuple(d) for d in deck) if isinstance(deck[0], list) else (tuple(deck),)
+        decks = fixed_decks(opts.get("deck"), CARDS, self.name)
         flags = {key: bool(opts.get(key, False)) for key in BOOL_OPTIONS}
         seats = event["seats"]
         # Empty per-seat tuples, so that the table before the first deal can be viewed (replays).

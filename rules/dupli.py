@@ -40,6 +40,7 @@ from rules.base import (
     ScoreRow,
     ScoreSheet,
     Teller,
+    fixed_decks,
     require,
 )
 from rules.rng import SeededRandom
@@ -260,15 +261,10 @@ class Dupli(Game):
         ]
 
     def _deck(self, seed: int, given: object) -> list[str]:
-        """The deck top first: options["deck"] when given (checked), else shuffled from the seed."""
-        if given is None:
-            return SeededRandom(seed, "deal").shuffled(FULL_DECK)
-        if not isinstance(given, list) or not all(isinstance(c, str) for c in given):
-            raise ValueError("options['deck'] must be a list of 36 card names, top first")
-        if Counter(given) != Counter(FULL_DECK):
-            counts = ", ".join(f"{name} ×{k}" for name, k in CARD_COUNTS.items())
-            raise ValueError(f"options['deck'] must hold the 36 Dupli cards exactly: {counts}")
-        return list(given)
+        """The deck top first: the first of the fixed decks when given (Dupli shuffles once), else
+        shuffled from the seed."""
+        decks = fixed_decks(given, FULL_DECK, self.name)
+        return list(decks[0]) if decks else SeededRandom(seed, "deal").shuffled(FULL_DECK)
 
     # --- apply ------------------------------------------------------------------------------
 

@@ -41,6 +41,8 @@ from rules.base import (
     ScoreRow,
     ScoreSheet,
     Teller,
+    decks_as_json,
+    fixed_decks,
     name_of,
     require,
 )
@@ -114,33 +116,6 @@ def game_end(chips: Sequence[int]) -> dict[str, Any] | None:
         "bankrupt": bankrupt,
         "reached_30": reached,
     }
-
-
-def parse_decks(value: object) -> tuple[tuple[str, ...], ...]:
-    """The `deck` option as a tuple of fixed decks (first shuffle first); ValueError if malformed."""
-    if value is None:
-        return ()
-    if not isinstance(value, (list, tuple)) or not value:
-        raise ValueError(
-            "option deck must be a list of the 52 card codes (top first) or a list of such lists"
-        )
-    decks = [value] if all(isinstance(x, str) for x in value) else value
-    out = []
-    for i, deck in enumerate(decks, 1):
-        codes = list(deck) if isinstance(deck, (list, tuple)) else None
-        if codes is None or len(codes) != len(DECK) or set(codes) != set(DECK):
-            raise ValueError(
-                f"option deck: deck {i} must hold each of the 52 cards (AS, 10H, 7D, 2C...) exactly once"
-            )
-        out.append(tuple(codes))
-    return tuple(out)
-
-
-def deck_as_json(value: Any) -> Any:
-    """The `deck` option as plain JSON (tuples become lists), shape kept."""
-    if value is None:
-        return None
-    return [x if isinstance(x, str) else list(x) for x in value]
 
 
 # --------------------------------------------------------------------------------------- state
@@ -254,10 +229,10 @@ class RedBlackDuel(Game):
         opts = self.check_options(seats, options)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"the seed must be an integer, not {seed!r}")
-        parse_decks(opts["deck"])
+        fixed_decks(opts["deck"], DECK, self.name)
         log = _Log(self, None)
         log.add(
-            self.event("GameStarted", seed=seed, seats=seats, options={"deck": deck_as_json(opts["deck"])})
+            self.event("GameStarted", seed=seed, seats=seats, options={"deck": decks_as_json(opts["deck"])})
         )
         self._start_round(log)
         return log.events
@@ -549,7 +524,7 @@ def _on_started(state: State | None, e: Event) -> State:
     """A fresh game: the seed and any fixed decks; 15 chips each."""
     if state is not None:
         raise ValueError("red_black: GameStarted in the middle of a log")
-    return State(seed=e["seed"], decks=parse_decks(e["options"]["deck"]))
+    return State(seed=e["seed"], decks=fixed_decks(e["options"]["deck"], DECK, "red_black"))
 
 
 def _on_shuffled(state: State, e: Event) -> State:
