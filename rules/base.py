@@ -100,6 +100,7 @@ class Game(ABC):
     seat_counts: ClassVar[tuple[int, ...]]
     default_options: ClassVar[dict[str, Any]]
     schema_version: ClassVar[int] = 1
+    view_shape: ClassVar[type]  # the TypedDict every view of the game has (templates and the API read it)
 
     # --- building state -------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from rules.base import (
     N_,
@@ -287,8 +287,47 @@ def _bump(values: tuple[int, ...], index: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------------- the game
 
 
+class DoubleSideView(TypedDict):
+    """The shape of every Double Side Play view (`view`, `open_view`), which the table templates and the JSON
+    API read: one declared shape. Nested parts are plain JSON."""
+
+    game: str
+    seat: int | None
+    to_act: list[Any]
+    phase: str
+    round: int
+    trick_number: int | None
+    side: str
+    turned_over: bool
+    turn: int | None
+    options: dict[str, Any]
+    trump: str | None
+    trump_chooser: int | None
+    trump_chooser_reason: str | None
+    choosing_trump: int | None
+    leader: int
+    leader_reason: str
+    players: list[Any]
+    points: list[Any]
+    points_to_win: int
+    hand: list[Any]
+    hands: list[Any] | None
+    current_trick: dict[str, Any] | None
+    last_trick: dict[str, Any] | None
+    tricks: list[Any]
+    set_aside_count: int
+    set_aside: list[Any] | None
+    history: list[Any]
+    winners: list[Any] | None
+    colour_names: dict[str, Any]
+    goal: dict[str, Any]  # points to win, tricks per round, the trick after which hands turn over
+    closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
+
+
 class DoubleSide(Game):
     """Double Side Play's rules behind the common contract."""
+
+    view_shape = DoubleSideView
 
     name: ClassVar[str] = "double_side"
     seat_counts: ClassVar[tuple[int, ...]] = (3, 4)
@@ -623,6 +662,11 @@ class DoubleSide(Game):
             "players": [self._player_view(state, s) for s in range(state.seats)],
             "points": list(state.points),
             "points_to_win": POINTS_TO_WIN,
+            "goal": {
+                "points_to_win": POINTS_TO_WIN,
+                "tricks_per_round": TRICKS_PER_ROUND,
+                "turn_over_after": TURN_OVER_AFTER,
+            },
             "hand": self._hand_view(state, seat) if seat is not None else [],
             "hands": [sorted(h, key=sort_key(side)) for h in state.hands] if over else None,
             "current_trick": self._current_trick_view(state),

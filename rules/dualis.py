@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rules.base import (
     N_,
@@ -243,8 +243,44 @@ def check_first_leader(value: object, seats: int) -> None:
 # ------------------------------------------------------------------------------------ game
 
 
+class DualisView(TypedDict):
+    """The shape of every Duālis view (`view`, `open_view`), which the table templates and the JSON
+    API read: one declared shape. Nested parts are plain JSON."""
+
+    game: str
+    seat: int | None
+    seats: int
+    to_act: list[Any]
+    phase: str
+    round: int
+    mode: str
+    options: dict[str, Any]
+    tricks_per_round: int
+    coins_per_colour: int
+    centre: dict[str, Any]
+    trump_now: str | None
+    leader: int
+    trick: dict[str, Any]
+    last_trick: dict[str, Any] | None
+    history: list[Any]
+    players: list[Any]
+    sides: list[Any]
+    scores: list[Any]
+    rounds: list[Any]
+    hand: list[Any] | None
+    hand_by_suit: list[Any] | None
+    choices: list[Any]
+    result: dict[str, Any] | None
+    hands: NotRequired[list[Any]]
+    set_aside: NotRequired[list[Any]]
+    goal: dict[str, Any]  # rounds to win (partnerships); Iso Play's end: rounds and the gap between totals
+    closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
+
+
 class Dualis(Game):
     """The rules of Duālis behind the rules contract."""
+
+    view_shape = DualisView
 
     name = "dualis"
     seat_counts = (3, 4)
@@ -593,6 +629,7 @@ class Dualis(Game):
             "mode": "iso" if state.iso else "partnership",
             "options": {key: getattr(state, key) for key in BOOL_OPTIONS},
             "tricks_per_round": SHORT_HAND_SIZE if state.short else HAND_SIZE,
+            "goal": {"rounds_to_win": WINS_NEEDED, "iso_rounds": ISO_ROUNDS, "iso_gap": ISO_GAP},
             "coins_per_colour": SHORT_COINS if state.short else COINS,
             "centre": {"R": state.centre[0], "B": state.centre[1]},
             "trump_now": trump_colour(state.centre),

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from rules.base import (
     N_,
@@ -57,6 +57,7 @@ CARD_ORDER: tuple[str, ...] = tuple(CARD_COUNTS)  # the rulebook's order, used t
 FULL_DECK: tuple[str, ...] = tuple(name for name, count in CARD_COUNTS.items() for _ in range(count))
 HAND_SIZE = 9
 WARS = 4
+SET_SIZE = 2  # cards each player sets per war
 AGGRESSIVE = frozenset({"tyranny", "charge"})  # the cards Benevolence aims at and Subversion punishes
 BASE_STRENGTH: dict[str, int] = {
     "drill": 1,
@@ -239,8 +240,46 @@ def _names(seats: Iterable[int], names: Sequence[str]) -> str:
 # --------------------------------------------------------------------------------- the game
 
 
+class DupliView(TypedDict):
+    """The shape of every Dupli view (`view`, `open_view`), which the table templates and the JSON
+    API read: one declared shape. Nested parts are plain JSON."""
+
+    game: str
+    seat: int | None
+    seats: int
+    to_act: list[Any]
+    phase: str
+    round: int
+    war: int
+    wars: int
+    wars_played: int
+    scores: list[Any]
+    vp: list[Any]
+    patriotism: list[Any]
+    centre: int
+    removed: int
+    hand_counts: list[Any]
+    hand: list[Any] | None
+    my_set: list[Any] | None
+    set_done: list[Any]
+    charge: dict[str, Any] | None
+    targeting: dict[str, Any] | None
+    pending: dict[str, Any] | None
+    current_war: dict[str, Any] | None
+    last_war: dict[str, Any] | None
+    result: dict[str, Any] | None
+    hands: NotRequired[list[Any]]
+    set_aside: NotRequired[list[Any]]
+    centre_cards: NotRequired[list[Any]]
+    sets: NotRequired[list[Any]]  # every set card (open_view only)
+    goal: dict[str, Any]  # wars in a game and cards set per war
+    closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
+
+
 class Dupli(Game):
     """Dupli's rules behind the contract of rules.base.Game."""
+
+    view_shape = DupliView
 
     name: ClassVar[str] = "dupli"
     seat_counts: ClassVar[tuple[int, ...]] = (3, 4)
@@ -367,7 +406,7 @@ class Dupli(Game):
     def _pair(self, value: object) -> tuple[str, str]:
         """The two card names of a set action, sorted; IllegalAction when malformed."""
         require(
-            isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value),
+            isinstance(value, list) and len(value) == SET_SIZE and all(isinstance(c, str) for c in value),
             N_("Set exactly two cards, as a list of two card names."),
         )
         assert isinstance(value, list)
@@ -573,6 +612,7 @@ class Dupli(Game):
             "round": state.war,
             "war": state.war,
             "wars": WARS,
+            "goal": {"wars": WARS, "set_per_war": SET_SIZE},
             "wars_played": state.war if over else state.war - 1,
             "scores": vp,
             "vp": vp,

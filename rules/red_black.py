@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 from rules.base import (
     N_,
@@ -215,8 +215,44 @@ class _Log:
 # --------------------------------------------------------------------------------------- game
 
 
+class RedBlackDuelView(TypedDict):
+    """The shape of every Red and Black Duel view (`view`, `open_view`), which the table templates and
+    the JSON API read: one declared shape. Nested parts are plain JSON."""
+
+    seat: int | None
+    phase: str
+    round: int
+    to_act: list[Any]
+    chips: list[Any]
+    pot: int
+    hand: list[Any] | None
+    hand_counts: list[Any]
+    camp_cards: list[Any]
+    camps: list[Any]
+    placed: list[Any]
+    face_down: str | None
+    leader: int | None
+    plays: list[Any]
+    last_play: dict[str, Any] | None
+    stack: list[Any]
+    counts: dict[str, Any]
+    deck_number: int
+    deck_left: int
+    discards: int
+    last_round: dict[str, Any] | None
+    rounds: list[Any]
+    result: dict[str, Any] | None
+    hands: NotRequired[list[Any]]  # open_view only
+    table_cards: NotRequired[list[Any]]  # open_view only
+    # chips that win, chips that bankrupt, winners of one colour that end a round, suits strongest first
+    goal: dict[str, Any]
+    closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
+
+
 class RedBlackDuel(Game):
     """Red and Black Duel for two players."""
+
+    view_shape = RedBlackDuelView
 
     name: ClassVar[str] = "red_black"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
@@ -448,6 +484,12 @@ class RedBlackDuel(Game):
             "stack": state.stack(),
             "counts": state.counts(),
             "deck_number": state.deck_number,
+            "goal": {
+                "chips_to_win": TARGET,
+                "bankrupt_at": BANKRUPT,
+                "colours_to_win": TO_WIN,
+                "suit_order": list(reversed(SUITS)),
+            },
             "deck_left": len(state.pile),
             "discards": len(state.discards),
             "last_round": _outcome_json(state.outcomes[-1]) if state.outcomes else None,

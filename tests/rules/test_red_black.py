@@ -729,34 +729,6 @@ def test_views_are_plain_json_and_never_show_the_seed() -> None:
     assert table.view(1)["to_act"] == [1] and table.view(1)["round"] == 1
 
 
-def test_the_view_has_every_key_a_page_needs() -> None:
-    assert set(duel().view(0)) == {
-        "seat",
-        "phase",
-        "round",
-        "to_act",
-        "chips",
-        "pot",
-        "hand",
-        "hand_counts",
-        "camp_cards",
-        "camps",
-        "placed",
-        "face_down",
-        "leader",
-        "plays",
-        "last_play",
-        "stack",
-        "counts",
-        "deck_number",
-        "deck_left",
-        "discards",
-        "last_round",
-        "rounds",
-        "result",
-    }
-
-
 def test_the_deal_line_shows_only_the_readers_own_hand() -> None:
     dealt = Table(*HAND0, *HAND1).events[2]
     assert line(dealt, 0) == "Round 1 dealt, 6 cards each. Your hand: KH 9S 8S 7S 3D 2H."
