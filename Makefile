@@ -18,7 +18,7 @@ test: $(BIN)/pbem
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(BIN)/pbem
-	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy
 
 bench: $(BIN)/pbem
 	$(BIN)/python bench/fold.py && $(BIN)/python bench/end_to_end.py && $(BIN)/python bench/replay.py && $(BIN)/python bench/bots.py && $(BIN)/python bench/pages.py

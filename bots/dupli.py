@@ -19,7 +19,7 @@ balanced pair), and it keeps pairs the set rule allows.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -87,7 +87,7 @@ def read_table(view: Mapping[str, Any], seat: int) -> Table:
         seats=view["seats"],
         war=view["war"],
         hand=hand,
-        my_set=my_set,  # type: ignore[arg-type]
+        my_set=my_set,
         patriotism=view["patriotism"][seat],
         centre=view["centre"],
         pool=tuple(sorted(pool.items())),
@@ -132,8 +132,8 @@ def rival(pool: tuple[tuple[str, int], ...], charge_up: bool) -> Rival:
         pairs = [(("charge", c), n / total) for c, n in pool_counts.items() if c != "benevolence" and n]
     else:
         pairs = pair_weights(pool)
-    plain: Counter[int] = Counter()
-    under: Counter[int] = Counter()
+    plain: defaultdict[int, float] = defaultdict(float)  # weights of each total strength
+    under: defaultdict[int, float] = defaultdict(float)
     aggressive = benevolence = subversion = 0.0
     for pair, weight in pairs:
         hot = any(card in AGGRESSIVE for card in pair)

@@ -258,7 +258,7 @@ class State:
     turn: int | None = None
     trick_number: int = 1
     trick: tuple[Play, ...] = ()
-    completed: tuple[CompletedTrick, ...] = ()
+    completed: tuple[CompletedTrick[Play], ...] = ()
     tricks_won: tuple[int, ...] = ()
     points: tuple[int, ...] = ()
     history: tuple[RoundRecord, ...] = ()
@@ -484,10 +484,9 @@ class DoubleSide(Game):
 
     def _to_act(self, state: State) -> frozenset[int]:
         """The trump chooser while trump is open, else the seat to play; nobody between rounds."""
-        if state.phase == "trump":
-            return frozenset((state.chooser,))
-        if state.phase == "play":
-            return frozenset((state.turn,))
+        seat = state.chooser if state.phase == "trump" else state.turn if state.phase == "play" else None
+        if seat is not None:
+            return frozenset((seat,))
         return frozenset()
 
     def _legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -722,7 +721,7 @@ class DoubleSide(Game):
             "plays": [{"seat": p.seat, **card_info(p.card, side)} for p in state.trick],
         }
 
-    def _trick_view(self, trick: CompletedTrick, trump: str | None) -> dict[str, Any]:
+    def _trick_view(self, trick: CompletedTrick[Play], trump: str | None) -> dict[str, Any]:
         """A completed trick with its winner and why: the side, the led colour and any trump."""
         side = side_of_trick(trick.number)
         win = next(p.card for p in trick.plays if p.seat == trick.winner)

@@ -91,7 +91,7 @@ class PlayedCard(Play):
 
 
 @dataclass(frozen=True)
-class SettledTrick(CompletedTrick):
+class SettledTrick(CompletedTrick[PlayedCard]):
     """A finished trick with the reason it was won: the centre, trump and direction at its end."""
 
     card: str
@@ -335,11 +335,20 @@ class Dualis(Game):
         """A fresh game from GameStarted."""
         opts = event["options"]
         decks = fixed_decks(opts.get("deck"), CARDS, self.name)
-        flags = {key: bool(opts.get(key, False)) for key in BOOL_OPTIONS}
         seats = event["seats"]
         # Empty per-seat tuples, so that the table before the first deal can be viewed (replays).
-        empty = {"hands": ((),) * seats, "coins": ((0, 0),) * seats, "won": (0,) * seats}
-        return State(seed=event["seed"], seats=seats, decks=decks, **flags, **empty)
+        return State(
+            seed=event["seed"],
+            seats=seats,
+            decks=decks,
+            short=bool(opts.get("short", False)),
+            high_low=bool(opts.get("high_low", False)),
+            iso=bool(opts.get("iso", False)),
+            open_history=bool(opts.get("open_history", False)),
+            hands=((),) * seats,
+            coins=((0, 0),) * seats,
+            won=(0,) * seats,
+        )
 
     def _dealt(self, state: State, event: Event) -> State:
         """A new round: hands, set-aside cards, full centre, nothing won yet."""
@@ -817,6 +826,7 @@ class Dualis(Game):
             for r in state.results
         )
         match = self.match_scores(state)
+        standing: tuple[Message, ...]
         if state.iso:
             standing = tuple((N_("total %(total)s"), {"total": signed(t)}) for t in match)
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rules.base import N_, Event, Heading, Message
 
@@ -21,12 +21,15 @@ class Play:
     extra: tuple[tuple[str, object], ...] = ()
 
 
+P = TypeVar("P", bound=Play)
+
+
 @dataclass(frozen=True)
-class CompletedTrick:
-    """A trick once settled: its plays in order, the winner and the reason in a few words."""
+class CompletedTrick(Generic[P]):
+    """A trick once settled: its plays in order (each game's own kind of play), and the winner."""
 
     number: int
-    plays: tuple[Play, ...]
+    plays: tuple[P, ...]
     winner: int
 
 
@@ -64,9 +67,10 @@ def winning_index(
     raise ValueError("no card belongs to any tier: the led card must be in the last tier")
 
 
-def shown_tricks(
-    completed: Sequence[CompletedTrick], open_history: bool, game_over: bool
-) -> Sequence[CompletedTrick]:
+T = TypeVar("T", bound=CompletedTrick[Any])
+
+
+def shown_tricks(completed: Sequence[T], open_history: bool, game_over: bool) -> Sequence[T]:
     """The completed tricks of this round a page may show: all of them with the table option
     `open_history` or once the game is over, otherwise only the last one (RULINGS.md §1)."""
     if open_history or game_over:

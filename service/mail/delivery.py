@@ -123,8 +123,9 @@ def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
     """Unsent rows whose next attempt is due and which nobody is sending now."""
     now = rt.clock.now()
     with Session(rt.engine) as session:
-        return list(
-            session.exec(
+        return [
+            row_id
+            for row_id in session.exec(
                 select(OutboxMail.id)
                 .where(
                     OutboxMail.status == MailStatus.PENDING,
@@ -134,4 +135,5 @@ def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
                 .order_by(col(OutboxMail.id))
                 .limit(limit)
             ).all()
-        )
+            if row_id is not None
+        ]

@@ -144,7 +144,9 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
         len(games),
     )
     message_id = new_message_id(rt, f"digest.{due.day.isoformat()}")
-    mail = OutboxMail(
+    return outbox_row(
+        rt,
+        {"games": games},
         game_id=None,
         kind="digest",
         seat=None,
@@ -155,7 +157,6 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
         thread_id=message_id,
         unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
     )
-    return outbox_row(rt, mail, {"games": games})
 
 
 def send_due_digests(rt: Runtime) -> int:

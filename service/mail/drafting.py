@@ -144,7 +144,7 @@ def lines_since_last_move(table: Table, seat: int) -> list[str]:
         origin = table.origins[index]
         marked = origin == EventOrigin.BOT or (origin == EventOrigin.AUTO and table.actors[index] == seat)
         if marked and table.starts_move(index):
-            line = (MARKS[origin], {"line": say(line)})
+            line = (MARKS[EventOrigin(origin)], {"line": say(line)})
         lines.append(say(line))
     return lines[-MAX_LINES:]
 
@@ -171,18 +171,16 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
     }
     return outbox_row(
         rt,
-        OutboxMail(
-            game_id=table.game_id,
-            kind=kind,
-            seat=seat,
-            to_name=to_name,
-            to_email=to_email,
-            subject=str(SUBJECTS[kind]) % values,
-            message_id=message_id,
-            thread_id=thread_id,
-            unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
-        ),
         values,
+        game_id=table.game_id,
+        kind=kind,
+        seat=seat,
+        to_name=to_name,
+        to_email=to_email,
+        subject=str(SUBJECTS[kind]) % values,
+        message_id=message_id,
+        thread_id=thread_id,
+        unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
     )
 
 
@@ -191,15 +189,19 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
     return f"<{prefix}.{uuid.uuid4().hex}@{rt.settings['MAIL_DOMAIN']}>"
 
 
-def outbox_row(rt: Runtime, mail: OutboxMail, values: dict[str, Any]) -> OutboxMail:
-    """`mail` (headers set) with its text and HTML bodies rendered from `mail/<kind>.*`, written and
-    due now, ready to store."""
-    values = {"to_name": mail.to_name, "unsubscribe": mail.unsubscribe_url, **values}
-    mail.text_body = render_template(f"mail/{mail.kind}.txt", **values)
-    mail.html_body = render_template(f"mail/{mail.kind}.html", **values)
-    mail.status = MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT
-    mail.created_at = mail.next_attempt_at = rt.clock.now()
-    return mail
+def outbox_row(rt: Runtime, values: dict[str, Any], **headers: Any) -> OutboxMail:
+    """An outbox row with these headers and its text and HTML bodies rendered from `mail/<kind>.*`,
+    written and due now, ready to store."""
+    values = {"to_name": headers["to_name"], "unsubscribe": headers["unsubscribe_url"], **values}
+    now = rt.clock.now()
+    return OutboxMail(
+        **headers,
+        text_body=render_template(f"mail/{headers['kind']}.txt", **values),
+        html_body=render_template(f"mail/{headers['kind']}.html", **values),
+        status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
+        created_at=now,
+        next_attempt_at=now,
+    )
 
 
 def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:

@@ -134,7 +134,7 @@ def command_outcome(rt: Runtime, game_id: str, seat: int, command_id: int) -> Mo
 
 def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
     if command.status == CommandStatus.PENDING:
-        message = (N_("Your move is being played; the page will refresh."), {})
+        message: Message = (N_("Your move is being played; the page will refresh."), {})
         return MoveOutcome(MoveStatus.PENDING, message, command.id)
     if command.status == CommandStatus.REJECTED:
         reason = json.loads(command.reason or "{}")

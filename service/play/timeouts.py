@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
@@ -129,13 +130,16 @@ def _time_out(
     if policy == TimeoutPolicy.FORFEIT:
         return forfeit(rt, session, table, seat, EventOrigin.GAME)
     if policy == TimeoutPolicy.HOST:
-        context = {"link": host_url(rt, table), "name": table.names[seat]}
-        return table, [draft_mail(rt, table, "host_asked", None, context)]
+        asked = {"link": host_url(rt, table), "name": table.names[seat]}
+        return table, [draft_mail(rt, table, "host_asked", None, asked)]
     record = table.seats[seat]
     record.keeper = SeatKeeper.STAND_IN
     session.add(record)
     after, mails = finish_moves(rt, session, table, table, now)
-    context = {"link": player_url(rt, after, seat), "lines": lines_since_last_move(after, seat)}
+    context: dict[str, Any] = {
+        "link": player_url(rt, after, seat),
+        "lines": lines_since_last_move(after, seat),
+    }
     return after, [*mails, draft_mail(rt, after, "seat_keeper", seat, context)]
 
 

@@ -95,8 +95,10 @@ def rerun(
         try:
             if "decision" in action:  # a forfeit or a cancellation: the game's or the host's, no seat's
                 produced = _plain(rules.decide(states[start - 2], action, seats))
-            else:
-                produced = _plain(rules.act(states[start - 2], actors[start - 1], action))
+            elif (actor := actors[start - 1]) is not None:
+                produced = _plain(rules.act(states[start - 2], actor, action))
+            else:  # a move logged as nobody's that is not a decision
+                return Rerun(n, start)
         except ValueError:  # IllegalAction too: the logged move is not one the rules allow there
             return Rerun(n, start)
         difference = _first_difference(_plain(events[start - 1 : end]), produced, start - 1)

@@ -169,8 +169,9 @@ class Replay:
                     table.starts_move(index),
                 )
             )
-            if table.starts_move(index):
-                actions[number] = table.actions[index]
+            action = table.actions[index]
+            if action is not None:  # the first event of a move carries its action
+                actions[number] = action
         return replace(self, events=table.events, states=tuple(states), steps=tuple(steps), actions=actions)
 
     def upto(self, version: int) -> Replay:

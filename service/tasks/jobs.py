@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from service.mail.delivery import deliver
 from service.mail.digest import send_due_digests
@@ -21,7 +21,7 @@ def apply_move(command_id: int) -> str:
 
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)
-def send_mail(self, mail_id: int) -> bool | None:  # type: ignore[no-untyped-def]
+def send_mail(self: Task, mail_id: int) -> bool | None:
     """Deliver one outbox row; a few quick retries here, after that the sweep keeps trying."""
     sent = deliver(runtime(), mail_id)
     if sent is False and not self.request.is_eager and self.request.retries < MAIL_RETRIES:

@@ -15,14 +15,16 @@ def stuck_command_ids(rt: Runtime, limit: int = 500) -> list[int]:
     """Pending commands older than COMMAND_REQUEUE_SECONDS: their task was lost on the way."""
     cutoff = rt.clock.now() - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
     with Session(rt.engine) as session:
-        return list(
-            session.exec(
+        return [
+            row_id
+            for row_id in session.exec(
                 select(CommandRecord.id)
                 .where(CommandRecord.status == CommandStatus.PENDING, CommandRecord.created_at <= cutoff)
                 .order_by(col(CommandRecord.id))
                 .limit(limit)
             ).all()
-        )
+            if row_id is not None
+        ]
 
 
 def sweep(rt: Runtime) -> tuple[int, int]:

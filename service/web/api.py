@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from service.i18n import say
@@ -28,7 +29,7 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
 
 
 @blueprint.get("/play/<token>")
-def state(token: str):  # type: ignore[no-untyped-def]
+def state(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
@@ -37,7 +38,7 @@ def state(token: str):  # type: ignore[no-untyped-def]
 
 
 @blueprint.post("/play/<token>")
-def move(token: str):  # type: ignore[no-untyped-def]
+def move(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     body = request.get_json(silent=True)
@@ -52,7 +53,7 @@ def move(token: str):  # type: ignore[no-untyped-def]
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")
-def command(token: str, command_id: int):  # type: ignore[no-untyped-def]
+def command(token: str, command_id: int) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     outcome = command_outcome(rt, access.table.game_id, access.seat, command_id)
@@ -62,7 +63,7 @@ def command(token: str, command_id: int):  # type: ignore[no-untyped-def]
 
 
 @blueprint.post("/play/<token>/settings")
-def settings(token: str):  # type: ignore[no-untyped-def]
+def settings(token: str) -> ResponseReturnValue:
     """Change the seat's mail settings; the keys left out keep their value."""
     rt = runtime()
     access = player_access(rt, token)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -12,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 log = logging.getLogger(__name__)
 
 
-def error_response(status: int, message: str, title: str | None = None):  # type: ignore[no-untyped-def]
+def error_response(status: int, message: str, title: str | None = None) -> ResponseReturnValue:
     """A JSON error under /api, an HTML page elsewhere."""
     if request.path.startswith("/api/"):
         return jsonify({"error": message, "status": status}), status
@@ -28,16 +29,16 @@ def register_error_pages(app: Flask) -> None:
     """Plain pages for HTTP errors, CSRF failures and unexpected exceptions."""
 
     @app.errorhandler(CSRFError)
-    def csrf_failed(error: CSRFError):  # type: ignore[no-untyped-def]
+    def csrf_failed(error: CSRFError) -> ResponseReturnValue:
         return error_response(
             400, _("This form has expired or did not come from this site. Reload the page and try again.")
         )
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+    def http_error(error: HTTPException) -> ResponseReturnValue:
         return error_response(error.code or 500, error.description or error.name, error.name)
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception):  # type: ignore[no-untyped-def]
+    def unexpected(error: Exception) -> ResponseReturnValue:
         log.exception("unhandled error on %s", request.path)
         return error_response(500, _("The server hit an unexpected problem. Nothing was changed; try again."))

@@ -91,7 +91,7 @@ class NewGameForm(FlaskForm):
         """The filled-in seats, in order (a seat-keeper seat needs no email; unnamed ones are
         numbered when there are several)."""
         bots = sum(bool(row.form.bot.data) for row in self.players)
-        players = []
+        players: list[Player] = []
         for row in self.players:
             name, email = (row.form.name.data or "").strip(), (row.form.email.data or "").strip()
             if row.form.bot.data:

@@ -139,7 +139,7 @@ def decide(token: str, clock_id: int) -> Response:
     if not days.isdigit() or (decision == HostDecision.MORE_TIME and int(days) not in MOVE_DAYS):
         abort(400, _("Choose how many more days to give."))
     if decide_timeout(rt, table.game_id, clock_id, HostDecision(decision), int(days)):
-        flash(str(DECIDED[decision]))
+        flash(str(DECIDED[HostDecision(decision)]))
     else:
         flash(_("That player no longer waits for a decision: they moved, or the game ended."))
     return redirect(url_for("host.page", token=token), 303)

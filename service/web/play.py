@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -38,14 +39,14 @@ STATUS_CODES = {
 }
 
 
-def render_seat_page(  # type: ignore[no-untyped-def]
+def render_seat_page(
     access: SeatAccess,
     outcome: MoveOutcome | None = None,
     status: int = 200,
     settings_error: str | None = None,
     vacation_form: VacationForm | None = None,
     refusal: str | None = None,
-):
+) -> tuple[str, int]:
     """The player page for a seat, with the outcome of their last submission if any, their mail
     settings (with why the last change was refused, if it was) and their turn settings (or why a
     turn settings form was refused)."""
@@ -82,7 +83,7 @@ def render_seat_page(  # type: ignore[no-untyped-def]
 
 
 @blueprint.get("/play/<token>")
-def page(token: str):  # type: ignore[no-untyped-def]
+def page(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     outcome = None
@@ -168,7 +169,7 @@ def auto_play(token: str) -> Response:
 
 
 @blueprint.post("/play/<token>/vacations")
-def vacation(token: str):  # type: ignore[no-untyped-def]
+def vacation(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     form = VacationForm()
@@ -185,7 +186,7 @@ def vacation(token: str):  # type: ignore[no-untyped-def]
 
 
 @blueprint.post("/play/<token>/vacations/<int:vacation_id>/cancel")
-def cancel(token: str, vacation_id: int):  # type: ignore[no-untyped-def]
+def cancel(token: str, vacation_id: int) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     try:

@@ -7,6 +7,7 @@ Each route only finds out who is looking (`Opened`); one function per page does 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, url_for
 from flask_babel import gettext as _
@@ -105,7 +106,8 @@ def step_url(opened: Opened, step: int | None) -> str | None:
     """The URL of a step for this way in (None for no step)."""
     if step is None or opened.step_endpoint is None:
         return None
-    return url_for(opened.step_endpoint, step=step, **opened.args)
+    values: dict[str, Any] = {"step": step, **opened.args}
+    return url_for(opened.step_endpoint, **values)
 
 
 def show_step(opened: Opened, step: int) -> str | Response:

@@ -64,7 +64,7 @@ def _append_decision(conn: sa.Connection, game: Any) -> None:
     rows = conn.execute(
         sa.text("SELECT seq, type, v, data FROM events WHERE game_id = :id ORDER BY seq"), {"id": game.id}
     ).all()
-    seats = conn.execute(sa.text("SELECT count(*) FROM seats WHERE game_id = :id"), {"id": game.id}).scalar()
+    seats = int(conn.execute(sa.text("SELECT count(*) FROM seats WHERE game_id = :id"), {"id": game.id}).scalar_one())
     rules = get_game(game.game)
     state = rules.fold({"type": row.type, "v": row.v, **_json(row.data)} for row in rows)
     if game.status == "cancelled":
