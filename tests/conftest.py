@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 import redis
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 from service import create_app
 from service.db import migrate, normalise_url
+from tests.reading_guard import ReadingGuard
 from tests.smtp_sink import SmtpSink
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgres@127.0.0.1:5432")
@@ -127,3 +128,15 @@ def smtp_sink() -> Iterator[SmtpSink]:
     sink.start()
     yield sink
     sink.stop()
+
+
+READING_GUARD = ReadingGuard()
+template_rendered.connect(READING_GUARD)  # every render of every test, pages and mails
+
+
+@pytest.fixture(autouse=True)
+def templates_get_no_table_or_state() -> Iterator[None]:
+    """Fail a test in which any template was given a Table, Replay, rules state or event list."""
+    READING_GUARD.violations.clear()
+    yield
+    assert READING_GUARD.violations == [], "templates were given the whole truth"

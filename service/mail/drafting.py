@@ -23,6 +23,7 @@ from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxM
 from service.eventlog.store import Table
 from service.i18n import say
 from service.links import GameLink, MailReader, PlayerLink
+from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
 
@@ -163,7 +164,7 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
     values = {
         "title": title,
         "game_name": entry(table.record.game).title,
-        "table": table,
+        "table": table_reading(table),
         "names": table.names,
         "seat": seat,
         "overview": rt.link(f"/game/{table.game_id}"),

@@ -22,6 +22,7 @@ from service.play.hosting import (
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
+from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access, seat_summary
@@ -40,7 +41,7 @@ def page(token: str) -> str:
     table = host_access(rt, token)
     return render_template(
         "host.html",
-        table=table,
+        table=table_reading(table),
         title=game_title(table),
         entry=entry(table.record.game),
         page=seat_summary(table, None),

@@ -19,6 +19,7 @@ from service.play.seat_settings import SeatSettings, SettingsRefused, checked_se
 from service.play.settle import set_auto_play, take_seat_back
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
+from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import player_viewer, recent_lines, replay_of
 from service.runtime import runtime
@@ -63,7 +64,7 @@ def render_seat_page(
             recent=recent_lines(
                 table, replay_of(rt.replays, table), player_viewer(table, access.seat), RECENT_LINES
             ),
-            table=table,
+            table=table_reading(table),
             entry=entry(table.record.game),
             title=game_title(table),
             token=access.token,
@@ -119,7 +120,7 @@ def move(token: str) -> Response | tuple[str, int]:
             action=action,
             action_json=json.dumps(action),
             page=seat_summary(access.table, access.seat),
-            table=access.table,
+            table=table_reading(access.table),
             entry=game_entry,
         ), 200
     outcome = submit_move(rt, access.table.game_id, access.seat, seq, action)

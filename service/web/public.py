@@ -12,6 +12,7 @@ from service.eventlog.store import GameNotFound
 from service.mail.drafting import game_title, host_url
 from service.play.hosting import Player, SetupRefused, create_game
 from service.play.turn_view import turn_view
+from service.reading import table_reading
 from service.runtime import runtime
 from service.web.access import seat_summary
 from service.web.forms import NewGameForm, new_game_form, refusal_text
@@ -91,7 +92,7 @@ def overview(game_id: str) -> str:
         abort(404, _("There is no such game."))
     return render_template(
         "overview.html",
-        table=table,
+        table=table_reading(table),
         title=game_title(table),
         entry=CATALOG[table.record.game],
         page=seat_summary(table, None),

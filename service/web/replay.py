@@ -17,6 +17,7 @@ from service.eventlog.store import GameNotFound, Table
 from service.i18n import say
 from service.localtime import browser_may_localise, zone_name
 from service.mail.drafting import game_title
+from service.reading import table_reading
 from service.replay.steps import (
     FACE_UP,
     SPECTATOR,
@@ -92,6 +93,20 @@ def at_opening_step(opened: Opened) -> tuple[Opened, int]:
 # ------------------------------------------------------------------------------ the two pages
 
 
+@dataclass(frozen=True)
+class WayIn:
+    """What the pages need of how the game was opened: the link's arguments, the history endpoint
+    and the reader's own seat (never the table itself)."""
+
+    args: dict[str, str]
+    history_endpoint: str
+    you: int | None
+
+
+def way_in(opened: Opened) -> WayIn:
+    return WayIn(opened.args, opened.history_endpoint, opened.you)
+
+
 def neighbours(step: int, last: int) -> dict[str, int | None]:
     """The steps the first / previous / next / last controls lead to (None: no such move)."""
     return {
@@ -133,9 +148,10 @@ def show_step(opened: Opened, step: int) -> str | Response:
     return render_template(
         "replay.html",
         title=game_title(table),
-        opened=opened,
-        table=table,
-        replay=replay,
+        way_in=way_in(opened),
+        table=table_reading(table),
+        steps=replay.steps,
+        chapters=replay.chapters,
         step=page,
         fair=fair,
         say=say,
@@ -161,10 +177,11 @@ def show_history(opened: Opened) -> str | Response:
     return render_template(
         "history.html",
         title=game_title(table),
-        opened=opened,
-        table=table,
+        way_in=way_in(opened),
+        table=table_reading(table),
         past=past,
-        replay=replay,
+        steps=replay.steps,
+        chapters=replay.chapters,
         fair=fair,
         say=say,
         zone=zone_name(table, opened.you),
