@@ -31,6 +31,7 @@ from service.mail.drafting import (
     player_url,
     unsubscribe_url,
 )
+from service.mail.kinds import MailKind
 from service.runtime import Runtime
 
 
@@ -138,17 +139,16 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
         for table, seat in waiting
     ]
     first = waiting[0][0].seats[waiting[0][1]]
-    subject = ngettext(
-        "Your daily digest: %(num)d game waits for your move",
-        "Your daily digest: %(num)d games wait for your move",
-        len(games),
+    waiting_line = ngettext(
+        "%(num)d game waits for your move", "%(num)d games wait for your move", len(games)
     )
+    subject = str(MailKind.DIGEST.subject) % {"waiting": waiting_line}
     message_id = new_message_id(rt, f"digest.{due.day.isoformat()}")
     return outbox_row(
         rt,
+        MailKind.DIGEST,
         {"games": games},
         game_id=None,
-        kind="digest",
         seat=None,
         to_name=first.name,
         to_email=first.email,

@@ -15,7 +15,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import render_template
-from flask_babel import lazy_gettext as _l
 
 from rules.base import N_
 from service.catalog import entry
@@ -23,43 +22,22 @@ from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxM
 from service.eventlog.store import Table
 from service.i18n import say
 from service.links import GameLink, MailReader, PlayerLink
+from service.mail.kinds import MailKind
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
 
-SUBJECTS = {
-    "invitation": _l("%(title)s: you are invited"),
-    "host": _l("%(title)s: your game is set up"),
-    "your_turn": _l("%(title)s: your move"),
-    "report": _l("%(title)s: what happened"),
-    "game_over": _l("%(title)s: game over"),
-    "link_resent": _l("%(title)s: your link"),
-    "link_reissued": _l("%(title)s: your new link"),
-    "game_cancelled": _l("%(title)s: game cancelled"),
-    "reminder": _l("Reminder: your move in %(title)s — due %(due)s"),
-    "seat_keeper": _l("%(title)s: the seat-keeper is playing for you"),
-    "auto_played": _l("%(title)s: your only legal move was played for you"),
-    "forfeit": _l("%(title)s: game over, %(name)s forfeited"),
-    "host_asked": _l("%(title)s: %(name)s ran out of time"),
-    "deadline_extended": _l("%(title)s: more time for your move"),
-    "vacation": _l("%(title)s: %(name)s is away"),
-    "vacation_ended": _l("%(title)s: %(name)s is back"),
-}
 MARKS = {
     EventOrigin.BOT: N_("%(line)s (played by the seat-keeper)"),
     EventOrigin.AUTO: N_("%(line)s (played for you: it was your only legal move)"),
 }
 MAX_LINES = 60
-# Nudges about play: a seat gets them only in the "turn" mode (in "digest" mode the daily digest
-# tells the same), the host only while its notices are on. Every other kind is about the game's life
-# (invitation, setup, game over, a link resent or reissued, cancellation, the seat-keeper taking a
-# seat, a forfeit, the host asked to decide, more time given) and always goes.
-TURN_NUDGES = frozenset({"your_turn", "report", "reminder", "auto_played", "vacation", "vacation_ended"})
 
 
-def wants_mail(table: Table, seat: int | None, kind: str) -> bool:
-    """Whether a seat (or the host when seat is None) is sent a mail of this kind."""
-    if kind not in TURN_NUDGES:
+def wants_mail(table: Table, seat: int | None, kind: MailKind) -> bool:
+    """Whether a seat (or the host when seat is None) is sent a mail of this kind: the one place the
+    readers' settings are applied (by `draft_mail`)."""
+    if not kind.nudge:
         return True
     if seat is None:
         return table.record.host_notify
@@ -150,8 +128,13 @@ def lines_since_last_move(table: Table, seat: int) -> list[str]:
     return lines[-MAX_LINES:]
 
 
-def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: dict[str, Any]) -> OutboxMail:
-    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now."""
+def draft_mail(
+    rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any]
+) -> OutboxMail | None:
+    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now;
+    None when the reader's setting turns this kind off."""
+    if not wants_mail(table, seat, kind):
+        return None
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
     else:
@@ -159,7 +142,7 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
         to_name, to_email, who = table.seats[seat].name, table.seats[seat].email, f"seat{seat}"
     domain = rt.settings["MAIL_DOMAIN"]
     thread_id = f"<{table.game_id}.{who}@{domain}>"
-    message_id = thread_id if kind in ("invitation", "host") else new_message_id(rt, table.game_id)
+    message_id = thread_id if kind.starts_thread else new_message_id(rt, table.game_id)
     title = game_title(table)
     values = {
         "title": title,
@@ -172,17 +155,22 @@ def draft_mail(rt: Runtime, table: Table, kind: str, seat: int | None, context: 
     }
     return outbox_row(
         rt,
+        kind,
         values,
         game_id=table.game_id,
-        kind=kind,
         seat=seat,
         to_name=to_name,
         to_email=to_email,
-        subject=str(SUBJECTS[kind]) % values,
+        subject=str(kind.subject) % values,
         message_id=message_id,
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
     )
+
+
+def drafted(*mails: OutboxMail | None) -> list[OutboxMail]:
+    """The mails drafted, without the ones their readers' settings turned off."""
+    return [mail for mail in mails if mail is not None]
 
 
 def new_message_id(rt: Runtime, prefix: str) -> str:
@@ -190,15 +178,17 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
     return f"<{prefix}.{uuid.uuid4().hex}@{rt.settings['MAIL_DOMAIN']}>"
 
 
-def outbox_row(rt: Runtime, values: dict[str, Any], **headers: Any) -> OutboxMail:
-    """An outbox row with these headers and its text and HTML bodies rendered from `mail/<kind>.*`,
-    written and due now, ready to store."""
+def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: Any) -> OutboxMail:
+    """An outbox row of this kind with these headers and its text and HTML bodies rendered from the
+    kind's templates, written and due now, ready to store."""
     values = {"to_name": headers["to_name"], "unsubscribe": headers["unsubscribe_url"], **values}
+    text, html = kind.templates
     now = rt.clock.now()
     return OutboxMail(
         **headers,
-        text_body=render_template(f"mail/{headers['kind']}.txt", **values),
-        html_body=render_template(f"mail/{headers['kind']}.html", **values),
+        kind=kind,
+        text_body=render_template(text, **values),
+        html_body=render_template(html, **values),
         status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
         created_at=now,
         next_attempt_at=now,
@@ -208,24 +198,25 @@ def outbox_row(rt: Runtime, values: dict[str, Any], **headers: Any) -> OutboxMai
 def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
     """Each player's invitation with their link, and the host's management link."""
     to_act = table.rules.to_act(table.state)
-    mails = [
-        draft_mail(
-            rt,
-            table,
-            "invitation",
-            seat.seat,
-            {
-                "link": player_url(rt, table, seat.seat),
-                "your_move": seat.seat in to_act,
-                "lines": lines_since_last_move(table, seat.seat),
-                "commitment": game_commitment(table),
-                "rules": rules_url(rt, table),
-            },
-        )
-        for seat in mailed_seats(table)
-    ]
-    mails.append(draft_mail(rt, table, "host", None, {"link": host_url(rt, table)}))
-    return mails
+    return drafted(
+        *(
+            draft_mail(
+                rt,
+                table,
+                MailKind.INVITATION,
+                seat.seat,
+                {
+                    "link": player_url(rt, table, seat.seat),
+                    "your_move": seat.seat in to_act,
+                    "lines": lines_since_last_move(table, seat.seat),
+                    "commitment": game_commitment(table),
+                    "rules": rules_url(rt, table),
+                },
+            )
+            for seat in mailed_seats(table)
+        ),
+        draft_mail(rt, table, MailKind.HOST, None, {"link": host_url(rt, table)}),
+    )
 
 
 def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMail]:
@@ -234,21 +225,23 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
     meanwhile), "played for you" to a seat auto-play moved for, and a report to everyone when the
     game's report events happened. A seat the seat-keeper plays for is never asked to move."""
     if after.result is not None:
-        return [
-            draft_mail(
-                rt,
-                after,
-                "game_over",
-                seat.seat,
-                {
-                    "link": player_url(rt, after, seat.seat),
-                    "replay": replay_url(rt, after, seat.seat),
-                    "lines": lines_since_last_move(after, seat.seat),
-                    "winners": [after.names[w] for w in after.result["winners"]],
-                },
+        return drafted(
+            *(
+                draft_mail(
+                    rt,
+                    after,
+                    MailKind.GAME_OVER,
+                    seat.seat,
+                    {
+                        "link": player_url(rt, after, seat.seat),
+                        "replay": replay_url(rt, after, seat.seat),
+                        "lines": lines_since_last_move(after, seat.seat),
+                        "winners": [after.names[w] for w in after.result["winners"]],
+                    },
+                )
+                for seat in mailed_seats(after)
             )
-            for seat in mailed_seats(after)
-        ]
+        )
     rules = after.rules
     new = range(before.version, after.version)
     moved = {after.actors[i] for i in new}
@@ -256,18 +249,16 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
     waiting_before = rules.to_act(before.state)
     owing = {s for s in rules.to_act(after.state) if s not in waiting_before or s in moved}
     reported = bool({after.events[i]["type"] for i in new} & entry(after.record.game).report_events)
-    mails = []
+    mails: list[OutboxMail | None] = []
     for seat in mailed_seats(after):
         if seat.seat in owing and seat.keeper == SeatKeeper.PLAYER:
-            kind = "your_turn"
+            kind = MailKind.YOUR_TURN
         elif seat.seat in auto_played:
-            kind = "auto_played"
+            kind = MailKind.AUTO_PLAYED
         elif reported:
-            kind = "report"
+            kind = MailKind.REPORT
         else:
-            continue
-        if not wants_mail(after, seat.seat, kind):
             continue
         context = {"link": player_url(rt, after, seat.seat), "lines": lines_since_last_move(after, seat.seat)}
         mails.append(draft_mail(rt, after, kind, seat.seat, context))
-    return mails
+    return drafted(*mails)

@@ -18,7 +18,8 @@ from service.eventlog.models import (
     SeatRecord,
 )
 from service.eventlog.store import Table, append_events, append_move, load_table
-from service.mail.drafting import draft_mail, invitation_mails, mailed_seats, player_url
+from service.mail.drafting import draft_mail, drafted, invitation_mails, mailed_seats, player_url
+from service.mail.kinds import MailKind
 from service.play.settle import settle
 from service.play.time_control import TimeControl
 from service.runtime import Runtime
@@ -167,8 +168,8 @@ def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
         if revoke:
             record.key_version += 1  # the table's seat row itself: its links are signed anew
             session.add(record)
-        kind = "link_reissued" if revoke else "link_resent"
-        return None, [draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)})]
+        kind = MailKind.LINK_REISSUED if revoke else MailKind.LINK_RESENT
+        return None, drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
 
     rt.in_game(game_id, change)
 
@@ -185,7 +186,8 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
         events = table.rules.decide(table.state, decision, len(table.seats))
         cancelled = append_move(session, table, None, decision, events, EventOrigin.HOST, now)
         table = settle(session, cancelled, now)
-        return True, [draft_mail(rt, table, "game_cancelled", seat.seat, {}) for seat in mailed_seats(table)]
+        told = (draft_mail(rt, table, MailKind.GAME_CANCELLED, seat.seat, {}) for seat in mailed_seats(table))
+        return True, drafted(*told)
 
     return rt.in_game(game_id, change)
 

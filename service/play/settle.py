@@ -13,7 +13,8 @@ from sqlmodel import Session
 from rules.base import forfeit_decision
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, append_move, refresh_record
-from service.mail.drafting import draft_mail, mailed_seats, mails_after_move, player_url
+from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
+from service.mail.kinds import MailKind
 from service.play.automatic import play_automatic
 from service.play.clocks import sync_clocks
 from service.runtime import Runtime
@@ -81,14 +82,14 @@ def forfeit(
     result = table.result
     assert result is not None
     winners = [table.names[w] for w in result["winners"]]
-    mails = [
+    mails = (
         draft_mail(
             rt,
             table,
-            "forfeit",
+            MailKind.FORFEIT,
             other.seat,
             {"link": player_url(rt, table, other.seat), "name": table.names[seat], "winners": winners},
         )
         for other in mailed_seats(table)
-    ]
-    return table, mails
+    )
+    return table, drafted(*mails)

@@ -24,7 +24,8 @@ from sqlmodel import Session, and_, col, or_, select
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
 from service.eventlog.store import Table
 from service.localtime import format_time, zone_name
-from service.mail.drafting import draft_mail, host_url, lines_since_last_move, player_url, wants_mail
+from service.mail.drafting import draft_mail, drafted, host_url, lines_since_last_move, player_url
+from service.mail.kinds import MailKind
 from service.play.automatic import play_for
 from service.play.clocks import sync_clocks
 from service.play.settle import finish_moves, forfeit
@@ -104,7 +105,7 @@ def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
             else:
                 clock.reminded_at = now
                 session.add(clock)
-                more = [_reminder(rt, table, clock)] if wants_mail(table, clock.seat, "reminder") else []
+                more = drafted(_reminder(rt, table, clock))
                 run.reminders += 1
             mails += more
         return None, mails
@@ -112,14 +113,14 @@ def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
     rt.in_game_if_free(game_id, change)
 
 
-def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail:
+def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     assert clock.due_at is not None
     context = {
         "link": player_url(rt, table, clock.seat),
         "due": format_time(clock.due_at, zone_name(table, clock.seat)),
         "lines": lines_since_last_move(table, clock.seat),
     }
-    return draft_mail(rt, table, "reminder", clock.seat, context)
+    return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context)
 
 
 def _time_out(
@@ -131,7 +132,7 @@ def _time_out(
         return forfeit(rt, session, table, seat, EventOrigin.GAME)
     if policy == TimeoutPolicy.HOST:
         asked = {"link": host_url(rt, table), "name": table.names[seat]}
-        return table, [draft_mail(rt, table, "host_asked", None, asked)]
+        return table, drafted(draft_mail(rt, table, MailKind.HOST_ASKED, None, asked))
     record = table.seats[seat]
     record.keeper = SeatKeeper.STAND_IN
     session.add(record)
@@ -140,7 +141,7 @@ def _time_out(
         "link": player_url(rt, after, seat),
         "lines": lines_since_last_move(after, seat),
     }
-    return after, [*mails, draft_mail(rt, after, "seat_keeper", seat, context)]
+    return after, [*mails, *drafted(draft_mail(rt, after, MailKind.SEAT_KEEPER, seat, context))]
 
 
 def timed_out_clocks(session: Session, game_id: str) -> list[TurnClock]:
@@ -175,9 +176,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
             "link": player_url(rt, table, clock.seat),
             "due": format_time(clock.due_at, zone_name(table, clock.seat)),
         }
-        mail = draft_mail(rt, table, "deadline_extended", clock.seat, context)
-        session.add(mail)
-        return True, [mail]
+        return True, drafted(draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, context))
 
     if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")

@@ -15,7 +15,8 @@ from rules.base import N_
 from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
 from service.localtime import format_time, zone_name
-from service.mail.drafting import draft_mail, mailed_seats, player_url, wants_mail
+from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
+from service.mail.kinds import MailKind
 from service.play.clocks import sync_clocks, vacations
 from service.play.deadlines import local_midnight
 from service.runtime import Runtime
@@ -93,18 +94,14 @@ def declare_vacation(rt: Runtime, game_id: str, seat: int, start: date, days: in
         session.add(vacation)
         session.flush()
         sync_clocks(session, table, now)
-        mails = [
-            _notice(rt, table, vacation, other.seat)
-            for other in mailed_seats(table)
-            if other.seat != seat and wants_mail(table, other.seat, "vacation")
-        ]
-        session.add_all(mails)
-        return None, mails
+        return None, drafted(
+            *(_notice(rt, table, vacation, other.seat) for other in mailed_seats(table) if other.seat != seat)
+        )
 
     rt.in_game(game_id, change)
 
 
-def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> OutboxMail:
+def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> OutboxMail | None:
     zone = zone_name(table, reader)
     context = {
         "link": player_url(rt, table, reader),
@@ -112,7 +109,7 @@ def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> Outbo
         "starts": format_time(vacation.starts_at, zone),
         "ends": format_time(vacation.ends_at, zone),
     }
-    return draft_mail(rt, table, "vacation", reader, context)
+    return draft_mail(rt, table, MailKind.VACATION, reader, context)
 
 
 def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> None:
@@ -134,18 +131,17 @@ def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> N
             session.add(vacation)
         session.flush()
         sync_clocks(session, table, now)
-        mails = [
+        mails = (
             draft_mail(
                 rt,
                 table,
-                "vacation_ended",
+                MailKind.VACATION_ENDED,
                 other.seat,
                 {"link": player_url(rt, table, other.seat), "name": table.names[seat]},
             )
             for other in mailed_seats(table)
-            if other.seat != seat and wants_mail(table, other.seat, "vacation_ended")
-        ]
-        session.add_all(mails)
-        return None, mails
+            if other.seat != seat
+        )
+        return None, drafted(*mails)
 
     rt.in_game(game_id, change)

@@ -1,20 +1,50 @@
-"""Every kind of mail about a game ends with its reader's unsubscribe link, in text and HTML."""
+"""Every kind of mail has a subject and both bodies, and every kind about a game ends with its
+reader's unsubscribe link, in text and HTML; the reader's setting is applied where the mail is drafted."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask
 
-from service.mail.drafting import SUBJECTS, draft_mail
+import templates
+from service.mail.drafting import draft_mail
+from service.mail.kinds import MailKind
+from service.play.seat_settings import SeatSettings, save_seat_settings
 from tests.service.replay_games import new_game
+
+CONTEXT = {"link": "https://example.org/play/x", "lines": [], "name": "Bo", "due": "soon", "winners": []}
+
+
+def test_every_kind_has_a_subject_and_both_bodies() -> None:
+    folder = Path(templates.__file__).parent
+    for kind in MailKind:
+        assert str(kind.subject).strip(), kind
+        assert all((folder / name).is_file() for name in kind.templates), kind
 
 
 def test_every_kind_of_game_mail_carries_the_unsubscribe_link(app: Flask) -> None:
     rt = app.extensions["pbem"]
     table = rt.read_table(new_game(rt, "red_black", 2))
-    context = {"link": "https://example.org/play/x", "lines": [], "name": "Bo", "due": "soon", "winners": []}
-    for kind in SUBJECTS:
+    for kind in MailKind:
+        if kind == MailKind.DIGEST:
+            continue  # about no single game: tests/service/test_digest.py
         for seat in (0, None):
-            mail = draft_mail(rt, table, kind, seat, context)
-            assert "/unsubscribe/" in mail.unsubscribe_url, kind
+            mail = draft_mail(rt, table, kind, seat, CONTEXT)
+            assert mail is not None and "/unsubscribe/" in mail.unsubscribe_url, kind
             assert mail.unsubscribe_url in mail.text_body, f"{kind}: no unsubscribe link in the text"
             assert mail.unsubscribe_url in mail.html_body, f"{kind}: no unsubscribe link in the HTML"
+
+
+def test_draft_mail_applies_the_readers_setting_to_nudges_only(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    game_id = new_game(rt, "red_black", 2)
+    save_seat_settings(rt, game_id, 0, SeatSettings("none", ""))
+    table = rt.read_table(game_id)
+    drafted = {
+        kind for kind in MailKind if kind != MailKind.DIGEST and draft_mail(rt, table, kind, 0, CONTEXT)
+    }
+    assert {kind for kind in MailKind if kind != MailKind.DIGEST} - drafted == {
+        kind for kind in MailKind if kind.nudge
+    }
+    assert draft_mail(rt, table, MailKind.YOUR_TURN, 1, CONTEXT) is not None  # the other seat's setting

@@ -9,7 +9,8 @@ import random
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.mail.drafting import SUBJECTS, TURN_NUDGES, wants_mail
+from service.mail.drafting import wants_mail
+from service.mail.kinds import NUDGES, MailKind
 from service.play.hosting import Player, cancel_game, create_game, resend_link, revoke_link
 from tests.helpers import Form, forms, mails
 from tests.service.play import play_by_api, seat_links
@@ -122,10 +123,10 @@ def test_mails_about_the_games_life_go_whatever_the_mode(app: Flask, client: Fla
     assert [m.kind for m in mails(app, to=EMAILS[0])] == ["invitation", "link_resent", "game_cancelled"]
     assert [m.kind for m in mails(app, to=EMAILS[1])] == ["invitation", "link_reissued", "game_cancelled"]
     table = rt.read_table(game_id)
-    withheld = {kind for kind in SUBJECTS if not wants_mail(table, 0, kind)}
+    withheld = {kind for kind in MailKind if not wants_mail(table, 0, kind)}
     assert (
         withheld
-        == TURN_NUDGES
+        == NUDGES
         == {
             "your_turn",
             "report",

@@ -15,6 +15,7 @@ from service.eventlog.models import OutboxMail
 from service.links import PlayerLink
 from service.mail.digest import send_due_digests
 from service.mail.drafting import wants_mail
+from service.mail.kinds import MailKind
 from service.play.hosting import Player, create_game, revoke_link
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, forms, mails, play_path
@@ -117,7 +118,7 @@ def test_the_hosts_link_stops_host_notices_until_the_host_page_turns_them_on(
     assert done.status_code == 200 and "no more host notices" in done.get_data(as_text=True)
     table = rt.read_table(game_id)
     assert not table.record.host_notify
-    assert not wants_mail(table, None, "report") and wants_mail(table, None, "host")
+    assert not wants_mail(table, None, MailKind.REPORT) and wants_mail(table, None, MailKind.HOST)
     assert [s.notify for s in table.seats] == ["turn", "turn"]  # the players' own settings stay
     host_page = host_mail.text_body.split("http://localhost")[1].split()[0]
     page = client.get(host_page).get_data(as_text=True)
