@@ -135,7 +135,7 @@ def _waits(table: Table, seat: int, due: DueDigest) -> bool:
 def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]]) -> OutboxMail:
     """The digest mail listing the waiting games (newest first), addressed as the newest seat is."""
     games = [
-        DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(table, seat))
+        DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(rt, table, seat))
         for table, seat in waiting
     ]
     first = waiting[0][0].seats[waiting[0][1]]

@@ -16,21 +16,17 @@ from urllib.parse import urlencode
 
 from flask import render_template
 
-from rules.base import N_
 from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
-from service.i18n import say
 from service.links import GameLink, MailReader, PlayerLink
 from service.mail.kinds import MailKind
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
+from service.replay.steps import lines_since_last_move as replay_lines_since
+from service.replay.steps import replay_of
 from service.runtime import Runtime
 
-MARKS = {
-    EventOrigin.BOT: N_("%(line)s (played by the seat-keeper)"),
-    EventOrigin.AUTO: N_("%(line)s (played for you: it was your only legal move)"),
-}
 MAX_LINES = 60
 
 
@@ -98,34 +94,9 @@ def mailed_seats(table: Table) -> list[SeatRecord]:
     return [seat for seat in table.seats if seat.keeper != SeatKeeper.BOT]
 
 
-def lines_since_last_move(table: Table, seat: int) -> list[str]:
-    """What this seat may know of everything after the last move it made by hand, in words: that
-    move itself is left out, what it caused (a trick won, a new deal) is told. Moves the seat-keeper
-    made are marked for everyone; a move auto-play made is marked for its own seat only (to others
-    it would tell that it was the only legal one, which they may not know)."""
-
-    def by_hand(index: int) -> bool:
-        return table.actors[index] == seat and table.origins[index] == EventOrigin.PLAYER
-
-    start = 0
-    for index in range(len(table.actors) - 1, -1, -1):
-        if by_hand(index) and (index == 0 or not by_hand(index - 1)):
-            start = index + 1  # just after the first event of this seat's last move by hand
-            break
-    rules = table.rules
-    lines = []
-    for index in range(start, len(table.events)):
-        # As the replay tells it: a trick collected face down by now stays face down in mail too
-        # (the seat-keeper may have played many tricks since this seat's last move by hand).
-        line = rules.replay_describe(table.events[index], seat, table.names, table.state)
-        if line is None:
-            continue
-        origin = table.origins[index]
-        marked = origin == EventOrigin.BOT or (origin == EventOrigin.AUTO and table.actors[index] == seat)
-        if marked and table.starts_move(index):
-            line = (MARKS[EventOrigin(origin)], {"line": say(line)})
-        lines.append(say(line))
-    return lines[-MAX_LINES:]
+def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
+    """The seat's "since your last move" lines, from its replay's own lines (one rule for both)."""
+    return replay_lines_since(table, replay_of(rt.replays, table), seat, MAX_LINES)
 
 
 def draft_mail(
@@ -208,7 +179,7 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 {
                     "link": player_url(rt, table, seat.seat),
                     "your_move": seat.seat in to_act,
-                    "lines": lines_since_last_move(table, seat.seat),
+                    "lines": lines_since_last_move(rt, table, seat.seat),
                     "commitment": game_commitment(table),
                     "rules": rules_url(rt, table),
                 },
@@ -235,7 +206,7 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
                     {
                         "link": player_url(rt, after, seat.seat),
                         "replay": replay_url(rt, after, seat.seat),
-                        "lines": lines_since_last_move(after, seat.seat),
+                        "lines": lines_since_last_move(rt, after, seat.seat),
                         "winners": [after.names[w] for w in after.result["winners"]],
                     },
                 )
@@ -259,6 +230,9 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
             kind = MailKind.REPORT
         else:
             continue
-        context = {"link": player_url(rt, after, seat.seat), "lines": lines_since_last_move(after, seat.seat)}
+        context = {
+            "link": player_url(rt, after, seat.seat),
+            "lines": lines_since_last_move(rt, after, seat.seat),
+        }
         mails.append(draft_mail(rt, after, kind, seat.seat, context))
     return drafted(*mails)

@@ -118,7 +118,7 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     context = {
         "link": player_url(rt, table, clock.seat),
         "due": format_time(clock.due_at, zone_name(table, clock.seat)),
-        "lines": lines_since_last_move(table, clock.seat),
+        "lines": lines_since_last_move(rt, table, clock.seat),
     }
     return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context)
 
@@ -139,7 +139,7 @@ def _time_out(
     after, mails = finish_moves(rt, session, table, table, now)
     context: dict[str, Any] = {
         "link": player_url(rt, after, seat),
-        "lines": lines_since_last_move(after, seat),
+        "lines": lines_since_last_move(rt, after, seat),
     }
     return after, [*mails, *drafted(draft_mail(rt, after, MailKind.SEAT_KEEPER, seat, context))]
 

@@ -224,7 +224,9 @@ def origin_note(step: Step, viewer: Viewer) -> str | None:
         return None
     if step.origin == EventOrigin.BOT:
         return _("played by the seat-keeper")
-    if step.origin == EventOrigin.AUTO and (viewer.face_up or viewer.seat == step.actor):
+    if step.origin == EventOrigin.AUTO and viewer.seat == step.actor and not viewer.face_up:
+        return _("played for you: it was your only legal move")
+    if step.origin == EventOrigin.AUTO and viewer.face_up:
         return _("played automatically: it was the only legal move")
     return None
 
@@ -278,6 +280,26 @@ def recent_lines(table: Table, replay: Replay, viewer: Viewer, count: int) -> li
             if len(recent) == count:
                 break
     return recent[::-1]
+
+
+def lines_since_last_move(table: Table, replay: Replay, seat: int, limit: int = 60) -> list[str]:
+    """What this seat may know of everything after the last move it made by hand, in words, as its
+    replay tells it (mails, the digest): that move itself is left out, what it caused (a trick won, a
+    new deal) is told, each line with its origin mark; a trick collected face down by now stays face
+    down here too (the seat-keeper may have played many tricks since the seat's last move by hand)."""
+    viewer = Viewer(seat)
+    start = 0
+    for step in reversed(replay.steps):
+        if step.starts_move and step.actor == seat and step.origin == EventOrigin.PLAYER:
+            start = step.number  # the move's first step: tell only what follows it
+            break
+    lines = []
+    for number in range(start + 1, replay.version + 1):
+        line = step_line(table, replay, viewer, number)
+        if line is not None:
+            note = origin_note(replay.steps[number - 1], viewer)
+            lines.append(f"{line} ({note})" if note else line)
+    return lines[-limit:]
 
 
 def time_text(moment: datetime) -> str:

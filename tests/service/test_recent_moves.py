@@ -59,6 +59,6 @@ def test_mail_lines_keep_collected_tricks_face_down(app: Flask) -> None:
     table = rt.read_table(game_id)
     collected = [e["card"] for e in table.events if e["type"] == "CardPlayed" and e["trick"] <= 4]
     for seat in range(4):
-        told = " ".join(lines_since_last_move(table, seat))
+        told = " ".join(lines_since_last_move(rt, table, seat))
         assert "(played by the seat-keeper)" in told
         assert not [card for card in collected if card in told], "a collected trick is told"

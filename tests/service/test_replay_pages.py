@@ -162,9 +162,11 @@ def test_moves_not_made_by_hand_are_marked_without_telling_others_of_a_forced_mo
     for seat in range(4):
         path = path_of(sqlite_app, game_id, seat)
         assert "played by the seat-keeper" in client.get(f"{path}/replay/3").get_data(as_text=True)
-        forced = "played automatically" in client.get(f"{path}/replay/4").get_data(as_text=True)
+        forced = "played for you: it was your only legal move" in client.get(f"{path}/replay/4").get_data(
+            as_text=True
+        )
         assert forced == (seat == 1)
-        assert "played automatically" not in client.get(f"{path}/replay/5").get_data(as_text=True)
+        assert "played for you" not in client.get(f"{path}/replay/5").get_data(as_text=True)
 
 
 def test_the_history_page_has_the_score_sheet_and_links_to_each_round(sqlite_app: Flask) -> None:
