@@ -12,8 +12,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import reduce
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -93,7 +92,10 @@ class IllegalAction(ValueError):
         super().__init__(msgid % params if params else msgid)
 
 
-class Game(ABC):
+S = TypeVar("S")  # a game's state type
+
+
+class Game(ABC, Generic[S]):
     """One game's rules. Subclasses set the class attributes and implement the abstract methods."""
 
     name: ClassVar[str]
@@ -108,17 +110,18 @@ class Game(ABC):
     def start(self, seed: int, seats: int, options: Mapping[str, Any] | None = None) -> list[Event]:
         """The opening events (options and seed recorded, the first deal, dice, leader...)."""
 
-    def apply(self, state: Any, event: Event) -> Any:
+    def apply(self, state: S | None, event: Event) -> S:
         """The state after one event; `state` is None before the first event. Never mutates."""
         if closure(state):
             raise ValueError(f"nothing follows the decision that ended this {self.name} game")
         if event.get("type") in CLOSING_EVENTS:
             if state is None:
                 raise ValueError(f"a {self.name} log must begin with GameStarted, not {event.get('type')!r}")
-            return replace(state, closure=closure_of(event))
+            # Every game's State is a frozen dataclass with a `closure` field (see each State).
+            return cast(S, replace(cast(Any, state), closure=closure_of(event)))
         return self._apply(state, event)
 
-    def _apply(self, state: Any, event: Event) -> Any:
+    def _apply(self, state: S | None, event: Event) -> S:
         """The state after one of this game's own events, by the game's fold for its type."""
         kind = event.get("type")
         if kind == "GameStarted":
@@ -131,54 +134,59 @@ class Game(ABC):
         return fold(state, event)
 
     @abstractmethod
-    def _started(self, event: Event) -> Any:
+    def _started(self, event: Event) -> S:
         """A new game's state from its GameStarted event."""
 
     @property
     @abstractmethod
-    def folds(self) -> Mapping[str, Callable[[Any, Event], Any]]:
+    def folds(self) -> Mapping[str, Callable[[S, Event], S]]:
         """How each of this game's event types (GameStarted aside) folds into the state."""
 
-    def fold(self, events: Iterable[Event]) -> Any:
+    def fold(self, events: Iterable[Event]) -> S:
         """The state a log of events describes: the only way state is built."""
-        return reduce(self.apply, events, None)
+        state: S | None = None
+        for event in events:
+            state = self.apply(state, event)
+        if state is None:
+            raise ValueError(f"an empty log is no {self.name} game")
+        return state
 
     # --- reading state --------------------------------------------------------------------
 
-    def to_act(self, state: Any) -> frozenset[int]:
+    def to_act(self, state: S) -> frozenset[int]:
         """The seats the game is waiting on (none once a decision ended it)."""
         return frozenset() if closure(state) else self._to_act(state)
 
     @abstractmethod
-    def _to_act(self, state: Any) -> frozenset[int]:
+    def _to_act(self, state: S) -> frozenset[int]:
         """The seats the game's play waits on."""
 
-    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every legal action of that seat, each once, in the shapes of RULINGS.md."""
         return [] if closure(state) else self._legal_actions(state, seat)
 
     @abstractmethod
-    def _legal_actions(self, state: Any, seat: int) -> list[Action]:
+    def _legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every legal action of that seat while the game is played."""
 
-    def act(self, state: Any, seat: int, action: Action) -> list[Event]:
+    def act(self, state: S, seat: int, action: Action) -> list[Event]:
         """The events an action causes; raises IllegalAction with a clear message."""
         require(not closure(state), N_("This game is over."))
         return self._act(state, seat, action)
 
     @abstractmethod
-    def _act(self, state: Any, seat: int, action: Action) -> list[Event]:
+    def _act(self, state: S, seat: int, action: Action) -> list[Event]:
         """The events an action causes in a game being played."""
 
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What that seat may see (None: a spectator), as plain JSON, with how a decision ended it."""
         return with_closure(self._view(state, seat), state)
 
     @abstractmethod
-    def _view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def _view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What that seat may see of the play."""
 
-    def result(self, state: Any) -> dict[str, Any] | None:
+    def result(self, state: S) -> dict[str, Any] | None:
         """None while the game runs (or after a cancellation), else at least {"winners": [seats]}."""
         ended = closure(state)
         if ended is None:
@@ -188,33 +196,33 @@ class Game(ABC):
         return None
 
     @abstractmethod
-    def _result(self, state: Any) -> dict[str, Any] | None:
+    def _result(self, state: S) -> dict[str, Any] | None:
         """The result of the play: None while it runs."""
 
-    def forfeit_result(self, state: Any, seat: int, seats: int) -> dict[str, Any]:
+    def forfeit_result(self, state: S, seat: int, seats: int) -> dict[str, Any]:
         """The result when `seat` forfeits a running game: every other side wins."""
         return {"winners": [other for other in range(seats) if other != seat], "forfeit": seat}
 
-    def cancelled(self, state: Any) -> bool:
+    def cancelled(self, state: S) -> bool:
         """Whether a decision cancelled the game (it ended without a result)."""
         ended = closure(state)
         return ended is not None and ended.kind == CANCELLED
 
     # --- decisions that end a game --------------------------------------------------------
 
-    def forfeit(self, state: Any, seat: int, seats: int) -> list[Event]:
+    def forfeit(self, state: S, seat: int, seats: int) -> list[Event]:
         """The event of `seat` forfeiting the running game (the winners as `forfeit_result` says)."""
         self._require_running(state)
         require(0 <= seat < seats, N_("This game has no such seat."))
         winners = self.forfeit_result(state, seat, seats)["winners"]
         return [self.event(FORFEITED, seat=seat, winners=list(winners))]
 
-    def cancel(self, state: Any, by: str) -> list[Event]:
+    def cancel(self, state: S, by: str) -> list[Event]:
         """The event of the running game being cancelled (`by`: who decided, e.g. "host")."""
         self._require_running(state)
         return [self.event(CANCELLED, by=by)]
 
-    def decide(self, state: Any, decision: Action, seats: int) -> list[Event]:
+    def decide(self, state: S, decision: Action, seats: int) -> list[Event]:
         """The events of a decision (`forfeit_decision` or `cancel_decision`) on the running game."""
         kind = decision.get("decision")
         if kind == "forfeit" and isinstance(decision.get("seat"), int):
@@ -223,7 +231,7 @@ class Game(ABC):
             return self.cancel(state, decision["by"])
         raise IllegalAction(N_("That is not a decision this game knows."))
 
-    def _require_running(self, state: Any) -> None:
+    def _require_running(self, state: S) -> None:
         require(state is not None and not closure(state), N_("This game is over."))
         require(self._result(state) is None, N_("This game is over."))
 
@@ -248,31 +256,31 @@ class Game(ABC):
 
     # --- replay ---------------------------------------------------------------------------
 
-    def open_view(self, state: Any) -> dict[str, Any]:
+    def open_view(self, state: S) -> dict[str, Any]:
         """Everything at this state face up (a finished game's replay): the public view plus every
         hand, every hidden choice, the set-aside cards and every trick of the round."""
         return with_closure(self._open_view(state), state)
 
     @abstractmethod
-    def _open_view(self, state: Any) -> dict[str, Any]:
+    def _open_view(self, state: S) -> dict[str, Any]:
         """Everything of the play at this state face up."""
 
-    def replay_view(self, state: Any, seat: int | None, now: Any) -> dict[str, Any]:
+    def replay_view(self, state: S, seat: int | None, now: S) -> dict[str, Any]:
         """What `seat` (None: a spectator) saw at `state` that it may still look at in `now`, a later
         state of the same game. The view then, unless the game hides again what it once showed
         (collected tricks lie face down): such games override this and `replay_describe`."""
         return self.view(state, seat)
 
-    def replay_describe(self, event: Event, seat: int | None, names: list[str], now: Any) -> Message | None:
+    def replay_describe(self, event: Event, seat: int | None, names: list[str], now: S) -> Message | None:
         """`describe` for a replay seen from `now`, under the same rule as `replay_view`."""
         return self.describe(event, seat, names)
 
     @abstractmethod
-    def heading(self, state: Any, event: Event) -> Heading:
+    def heading(self, state: S, event: Event) -> Heading:
         """Where the step of `event` (which led to `state`) belongs in a replay."""
 
     @abstractmethod
-    def score_sheet(self, state: Any) -> ScoreSheet:
+    def score_sheet(self, state: S) -> ScoreSheet:
         """The score sheet so far: a row per finished round or war (chapters as in `heading`)."""
 
     # --- shared helpers -------------------------------------------------------------------

@@ -324,7 +324,7 @@ class DoubleSideView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-class DoubleSide(Game):
+class DoubleSide(Game[State]):
     """Double Side Play's rules behind the common contract."""
 
     view_shape = DoubleSideView

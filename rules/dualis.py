@@ -277,7 +277,7 @@ class DualisView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-class Dualis(Game):
+class Dualis(Game[State]):
     """The rules of Duālis behind the rules contract."""
 
     view_shape = DualisView

@@ -276,7 +276,7 @@ class DupliView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-class Dupli(Game):
+class Dupli(Game[State]):
     """Dupli's rules behind the contract of rules.base.Game."""
 
     view_shape = DupliView

@@ -249,7 +249,7 @@ class RedBlackDuelView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-class RedBlackDuel(Game):
+class RedBlackDuel(Game[State]):
     """Red and Black Duel for two players."""
 
     view_shape = RedBlackDuelView

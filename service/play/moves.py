@@ -71,7 +71,7 @@ def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[di
     """The events a move causes on this table, or the outcome that refuses it."""
     if not table.active:
         return MoveOutcome(MoveStatus.CLOSED, (N_("This game is no longer running."), {}))
-    if not 0 <= seq <= table.version:
+    if not 1 <= seq <= table.version:
         return MoveOutcome(MoveStatus.REJECTED, (N_("That move names a version this game never had."), {}))
     if is_stale(table, seat, seq):
         return MoveOutcome(MoveStatus.STALE, (N_("The game moved on: here is the fresh page."), {}))
