@@ -129,11 +129,14 @@ def roll_dice(rng: SeededRandom) -> list[list[int]]:
             return rolls
 
 
+ZERO_DIE = 6  # a die showing this also counts as 0 tricks
+
+
 def targets(dice: Sequence[int]) -> list[int]:
     """The trick counts that score with these dice: each die, and 0 as well for a 6."""
     out = []
     for die in dice:
-        out += [die, 0] if die == 6 else [die]
+        out += [die, 0] if die == ZERO_DIE else [die]
     return out
 
 
@@ -320,7 +323,7 @@ class DoubleSideView(TypedDict):
     history: list[Any]
     winners: list[Any] | None
     colour_names: dict[str, Any]
-    goal: dict[str, Any]  # points to win, tricks per round, the trick after which hands turn over
+    goal: dict[str, Any]  # points to win, tricks per round, the trick after which hands turn over, the 0 die
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
@@ -665,6 +668,7 @@ class DoubleSide(Game[State]):
                 "points_to_win": POINTS_TO_WIN,
                 "tricks_per_round": TRICKS_PER_ROUND,
                 "turn_over_after": TURN_OVER_AFTER,
+                "zero_die": ZERO_DIE,
             },
             "hand": self._hand_view(state, seat) if seat is not None else [],
             "hands": [sorted(h, key=sort_key(side)) for h in state.hands] if over else None,
