@@ -1,8 +1,9 @@
 """The rules contract checked on random legal games of every game and option combination (after
-OpenSpiel's random_sim_test): cards conserved, the fold of the stored log equal to the live state,
-`act` pure and deterministic, every listed action accepted, no hidden card or choice shown to another
-seat, words for every event, a consistent result. Each game adds its own invariants through a `Spec`;
-its rulebook's worked examples stay in its own module."""
+OpenSpiel's random_sim_test; seeded cases for every combination, plus games hypothesis draws): cards
+conserved, the fold of the stored log equal to the live state, `act` pure and deterministic, every
+listed action accepted, no hidden card or choice shown to another seat, words for every event, a
+consistent result. Each game adds its own invariants through a `Spec`; its rulebook's worked examples
+stay in its own module."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, get_game
 from rules.base import Event, Game
@@ -568,3 +571,22 @@ def test_random_legal_games_keep_the_contract(
 
 
 # ------------------------------------------------------------------------------- the deck option
+
+
+CONFIGS = [(game, seats, options) for game in GAMES for seats, options in SPECS[game].configs]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 2**31 - 1),
+    example=st.integers(0, len(DECK_KINDS) * len(FOLD_RATES) - 1),
+)
+def test_games_hypothesis_draws_keep_the_contract(
+    config: tuple[str, int, dict[str, Any]], seed: int, example: int
+) -> None:
+    """The same contract run on games hypothesis draws (a failure shrinks to a small seed)."""
+    game, seats, options = config
+    spec = SPECS[game]
+    deck = deck_options(spec, DECK_KINDS[example % len(DECK_KINDS)], random.Random(seed))
+    play(spec, game, seats, {**options, **deck}, seed, FOLD_RATES[example % len(FOLD_RATES)])
