@@ -13,37 +13,19 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from harness import fresh_database, percentile
 
 from rules import get_game
 from service import create_app
-from service.db import migrate
 from service.mail.drafting import player_url
 from service.play.hosting import Player, create_game
 from tests.worker_process import worker_process
 
-PG_SERVER = os.environ.get("BENCH_POSTGRES_SERVER", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-
-
-def fresh_database() -> str:
-    admin = create_engine(f"{PG_SERVER}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text("DROP DATABASE IF EXISTS pbem_bench WITH (FORCE)"))
-        conn.execute(text("CREATE DATABASE pbem_bench"))
-    admin.dispose()
-    url = f"{PG_SERVER}/pbem_bench"
-    migrate(url)
-    return url
-
-
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100)[int(q) - 1]
 
 
 def main() -> None:
@@ -52,7 +34,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     args = parser.parse_args()
     settings = {
-        "DATABASE_URL": fresh_database(),
+        "DATABASE_URL": fresh_database("pbem_bench"),
         "REDIS_URL": REDIS,
         "SECRET_KEY": "bench",
         "MOVE_WAIT_SECONDS": 30,

@@ -1,0 +1,498 @@
+"""Load: many tables at once on the deployed stack, and what a move costs as logs and games grow.
+
+Part 1 starts the Procfile's `web` (gunicorn) and `worker` (Celery) commands, unchanged, on a
+database and a Redis database of their own (loopback only), creates games of every kind, and drives
+them with C concurrent clients through the JSON API: each client takes one of its games, reads the
+page of the seat that owes a move (the HTML page, then its JSON twin for the legal moves) and posts a
+random legal move, for a bounded time. For C = 1, 4, 16, 64 it prints:
+
+* moves per second (accepted moves over the phase);
+* POST -> answer p50/p95/p99 (the answer comes after the move's transaction committed);
+* POST -> next player's outbox row p50/p95/p99 (the row's `created_at`, written in the move's
+  transaction, against the POST's start);
+* GET page p50/p95 (the seat's HTML page, seen from the client on loopback);
+* CPU seconds per move of the web and of the worker process trees (from /proc);
+* SQL statements per move (counted in each process by bench/probe/sitecustomize.py).
+
+Part 2 runs in this process on PostgreSQL with tasks in-process (the move applied inside the POST):
+the cost of a move as the game's log grows, the same with 100,000 games in the database (cloned in
+SQL from a real game's rows), and the beat's `run_clocks` with 1% of the running games due.
+
+    .venv/bin/python bench/load.py [--clients 1,4,16,64] [--seconds 20] [--games 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.client import HTTPConnection
+from pathlib import Path
+from typing import Any
+
+import redis
+from harness import ROOT, fresh_database, percentile
+from sqlalchemy import text
+from sqlmodel import Session, select
+
+from rules import GAMES
+from service import create_app
+from service.eventlog.models import OutboxMail
+from service.mail.drafting import player_url
+from service.play.hosting import Player, create_game
+from service.play.moves import MoveStatus, submit_move
+from service.play.time_control import TimeControl
+from service.play.timeouts import run_due_clocks
+from service.runtime import Runtime
+
+REDIS = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+NAMES = ("Ann", "Bo", "Cy", "Di")
+SEATS = {"dualis": 4, "double_side": 4, "dupli": 4, "red_black": 2}
+
+
+# --- the stack -------------------------------------------------------------------------------------
+
+
+def procfile_command(process: str) -> str:
+    """The Procfile's command line for `process`, bound to loopback."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == process:
+            return command.strip().replace("0.0.0.0", "127.0.0.1")
+    raise LookupError(process)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    base: str
+    web: subprocess.Popen
+    worker: subprocess.Popen
+    probe_dir: Path
+
+
+@contextmanager
+def deployed_stack(settings: dict[str, Any], workdir: Path) -> Iterator[Stack]:
+    """The Procfile's web and worker processes (gunicorn 2x4 threads, Celery with 2 processes)."""
+    port = free_port()
+    probe_dir = workdir / "probe"
+    probe_dir.mkdir()
+    env = {
+        **os.environ,
+        **{key: str(value) for key, value in settings.items()},
+        "BASE_URL": f"http://127.0.0.1:{port}",
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "2",
+        "WORKER_CONCURRENCY": "2",
+        "PYTHONPATH": str(ROOT / "bench" / "probe"),
+        "PBEM_PROBE_DIR": str(probe_dir),
+        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
+    }
+    logs = {name: (workdir / f"{name}.log").open("w") for name in ("web", "worker")}
+    processes = {
+        name: subprocess.Popen(
+            ["sh", "-c", "exec " + procfile_command(name)],  # the shell expands ${PORT:-8000}
+            env=env,
+            cwd=ROOT,
+            stdout=logs[name],
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for name in ("web", "worker")
+    }
+    stack = Stack(f"http://127.0.0.1:{port}", processes["web"], processes["worker"], probe_dir)
+    try:
+        wait_until_ready(stack, workdir)
+        yield stack
+    finally:
+        for process in processes.values():
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in processes.values():
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+def wait_until_ready(stack: Stack, workdir: Path) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        for process in (stack.web, stack.worker):
+            if process.poll() is not None:
+                raise RuntimeError(f"a process exited; see the logs in {workdir}")
+        worker_ready = "ready." in (workdir / "worker.log").read_text()
+        try:
+            connection = HTTPConnection("127.0.0.1", int(stack.base.rsplit(":", 1)[1]), timeout=2)
+            connection.request("GET", "/")
+            web_ready = connection.getresponse().status == 200
+        except OSError:
+            web_ready = False
+        if web_ready and worker_ready:
+            return
+        time.sleep(0.3)
+    raise RuntimeError(f"the stack did not start; see the logs in {workdir}")
+
+
+def tree_cpu_seconds(root_pid: int) -> float:
+    """User + system CPU seconds of a process and all its descendants, alive now."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, stack = 0.0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += cpu.get(pid, 0.0)
+        stack.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
+def statements(probe_dir: Path, pids: set[int]) -> int:
+    """SQL statements counted so far by the given processes."""
+    total = 0
+    for path in probe_dir.iterdir():
+        if int(path.name) in pids:
+            try:
+                total += int(path.read_text() or 0)
+            except (OSError, ValueError):
+                continue
+    return total
+
+
+def tree_pids(root_pid: int) -> set[int]:
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found, stack = set(), [root_pid]
+    while stack:
+        pid = stack.pop()
+        found.add(pid)
+        stack.extend(child for child, parent in parents.items() if parent == pid)
+    return found
+
+
+# --- the clients -----------------------------------------------------------------------------------
+
+
+@dataclass
+class BenchGame:
+    game_id: str
+    paths: list[str]  # each seat's page, relative to the server
+    over: bool = False
+
+
+@dataclass
+class Measures:
+    answers: list[float] = field(default_factory=list)  # seconds, POST -> answer
+    pages: list[float] = field(default_factory=list)  # seconds, GET of the HTML page
+    posts: list[tuple[str, datetime]] = field(default_factory=list)  # (game, when the POST began)
+    accepted: int = 0
+    other: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def new_games(rt: Runtime, count: int, seed: int) -> list[BenchGame]:
+    games = []
+    kinds = sorted(GAMES)
+    for n in range(count):
+        kind = kinds[n % len(kinds)]
+        players = [Player(name, f"{name.lower()}{seed + n}@example.org") for name in NAMES[: SEATS[kind]]]
+        game_id = create_game(rt, kind, players, players[0], {}, seed + n)
+        table = rt.read_table(game_id)
+        base = rt.settings["BASE_URL"].rstrip("/")
+        paths = [player_url(rt, table, seat).removeprefix(base) for seat in range(SEATS[kind])]
+        games.append(BenchGame(game_id, paths))
+    return games
+
+
+def client(base: str, games: list[BenchGame], until: float, seed: int, into: Measures) -> None:
+    """One player's browser after another: read the owed seat's page and post a random legal move."""
+    rng = random.Random(seed)
+    host, port = base.removeprefix("http://").split(":")
+    connection = HTTPConnection(host, int(port), timeout=60)
+
+    def call(method: str, path: str, body: dict | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        data = response.read()
+        is_json = response.getheader("Content-Type", "").startswith("application/json")
+        return response.status, json.loads(data) if is_json else data
+
+    while time.monotonic() < until:
+        running = [game for game in games if not game.over]
+        if not running:
+            return
+        game = rng.choice(running)
+        _, state = call("GET", "/api" + game.paths[0])
+        if state["result"] is not None or not state["to_act"]:
+            game.over = state["result"] is not None
+            continue
+        path = game.paths[rng.choice(state["to_act"])]
+        t0 = time.perf_counter()
+        status, _ = call("GET", path)
+        into.pages.append(time.perf_counter() - t0)
+        assert status == 200, (status, path)
+        _, mine = call("GET", "/api" + path)
+        if not mine["legal_actions"]:
+            continue
+        action = rng.choice(mine["legal_actions"])
+        began = datetime.now(UTC)
+        t0 = time.perf_counter()
+        _, answer = call("POST", "/api" + path, {"action": action, "seq": mine["seq"]})
+        into.answers.append(time.perf_counter() - t0)
+        if answer.get("status") == MoveStatus.ACCEPTED:
+            into.accepted += 1
+            into.posts.append((game.game_id, began))
+        else:
+            into.other[str(answer.get("status"))] += 1
+
+
+def outbox_latencies(rt: Runtime, posts: list[tuple[str, datetime]]) -> list[float]:
+    """Seconds from each accepted POST to the first outbox row of its game written after it and
+    before the game's next POST (a move that mailed nobody has no figure)."""
+    rows: dict[str, list[datetime]] = defaultdict(list)
+    with Session(rt.engine) as session:
+        game_ids = list({game for game, _ in posts})
+        for row in session.exec(select(OutboxMail).where(OutboxMail.game_id.in_(game_ids))):  # type: ignore[union-attr]
+            rows[str(row.game_id)].append(row.created_at.replace(tzinfo=UTC))
+    starts: dict[str, list[datetime]] = defaultdict(list)
+    for game_id, began in posts:
+        starts[game_id].append(began)
+    latencies = []
+    for game_id, began_list in starts.items():
+        ordered = sorted(began_list)
+        for began, following in zip(ordered, [*ordered[1:], None], strict=True):
+            written = [m for m in rows[game_id] if m >= began and (following is None or m < following)]
+            if written:
+                latencies.append((min(written) - began).total_seconds())
+    return latencies
+
+
+def load_phase(rt: Runtime, stack: Stack, clients: int, seconds: float, seed: int) -> None:
+    games = new_games(rt, max(2 * clients, 8), seed)
+    shares = [games[n::clients] for n in range(clients)]
+    measures = [Measures() for _ in range(clients)]
+    web_pids, worker_pids = tree_pids(stack.web.pid), tree_pids(stack.worker.pid)
+    cpu_before = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
+    time.sleep(0.6)  # the probes' last write
+    sql_before = statements(stack.probe_dir, web_pids | worker_pids)
+    started = time.monotonic()
+    threads = [
+        threading.Thread(target=client, args=(stack.base, share, started + seconds, seed + n, into))
+        for n, (share, into) in enumerate(zip(shares, measures, strict=True))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    cpu_after = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
+    time.sleep(0.6)
+    sql_after = statements(stack.probe_dir, tree_pids(stack.web.pid) | tree_pids(stack.worker.pid))
+    answers = [s * 1000 for m in measures for s in m.answers]
+    pages = [s * 1000 for m in measures for s in m.pages]
+    moves = sum(m.accepted for m in measures)
+    others: dict[str, int] = defaultdict(int)
+    for m in measures:
+        for status, count in m.other.items():
+            others[status] += count
+    rows = [s * 1000 for s in outbox_latencies(rt, [p for m in measures for p in m.posts])]
+    per_move = max(moves, 1)
+
+    def p(values: list[float], q: int) -> str:
+        return f"{percentile(values, q):6.1f}"
+
+    print(
+        f"C={clients:<3} {moves / elapsed:7.1f} moves/s ({moves} in {elapsed:4.1f} s"
+        f"{', other answers ' + str(dict(others)) if others else ''})\n"
+        f"      POST->answer     p50 {p(answers, 50)}  p95 {p(answers, 95)}  p99 {p(answers, 99)} ms\n"
+        f"      POST->outbox row p50 {p(rows, 50)}  p95 {p(rows, 95)}  p99 {p(rows, 99)} ms\n"
+        f"      GET page         p50 {p(pages, 50)}  p95 {p(pages, 95)} ms\n"
+        f"      CPU per move     web {(cpu_after[0] - cpu_before[0]) / per_move * 1000:5.1f} ms"
+        f"  worker {(cpu_after[1] - cpu_before[1]) / per_move * 1000:5.1f} ms"
+        f"   SQL statements per move {(sql_after - sql_before) / per_move:5.1f}"
+        " (web and worker, page reads included)",
+        flush=True,
+    )
+
+
+# --- cost of a move as logs and games grow ---------------------------------------------------------
+
+
+def timed_moves(rt: Runtime, game_id: str, count: int, rng: random.Random) -> list[tuple[int, float]]:
+    """(log length before the move, seconds) for up to `count` random moves through the service."""
+    costs = []
+    for _ in range(count):
+        table = rt.read_table(game_id)
+        if table.result is not None:
+            break
+        seat = rng.choice(sorted(table.rules.to_act(table.state)))
+        action = rng.choice(table.rules.legal_actions(table.state, seat))
+        t0 = time.perf_counter()
+        outcome = submit_move(rt, game_id, seat, table.version, action)
+        costs.append((table.version, time.perf_counter() - t0))
+        assert outcome.status == MoveStatus.ACCEPTED, outcome
+    return costs
+
+
+def move_cost_by_log_length(rt: Runtime, games: int) -> dict[int, float]:
+    """Mean milliseconds per move, by the length of the log before it (Double Side Play's logs
+    are the longest our rules make: about 190-250 events for a whole match)."""
+    buckets = (10, 50, 100, 150, 200)
+    costs: dict[int, list[float]] = defaultdict(list)
+    rng = random.Random(7)
+    players = [Player(name, f"{name.lower()}@example.org") for name in NAMES]
+    for n in range(games):
+        game_id = create_game(rt, "double_side", players, players[0], {}, 1000 + n)
+        for length, seconds in timed_moves(rt, game_id, 400, rng):
+            bucket = max((b for b in buckets if b <= length), default=buckets[0])
+            costs[bucket].append(seconds * 1000)
+    return {bucket: sum(values) / len(values) for bucket, values in sorted(costs.items())}
+
+
+def clone_games(rt: Runtime, template: str, count: int, first: int, due_every: int) -> None:
+    """`count` copies of a game's rows (game, seats, events, turn clocks), every `due_every`-th with
+    its clock due now; written in SQL, the same rows the store appends."""
+    past = rt.clock.now() - timedelta(minutes=5)
+    with rt.engine.begin() as conn:
+        columns = {
+            table: [
+                row[0]
+                for row in conn.execute(
+                    text(
+                        "SELECT column_name FROM information_schema.columns WHERE table_name = :t "
+                        "AND column_name NOT IN ('id', 'game_id') ORDER BY ordinal_position"
+                    ),
+                    {"t": table},
+                )
+            ]
+            for table in ("games", "seats", "events", "turn_clocks")
+        }
+        games_columns = [c for c in columns["games"] if c != "id"]
+        conn.execute(
+            text(
+                f"INSERT INTO games (id, {', '.join(games_columns)}) "
+                f"SELECT 'bench' || n, {', '.join(games_columns)} FROM games, "
+                "generate_series(CAST(:first AS int), CAST(:last AS int)) AS n WHERE id = :template"
+            ),
+            {"first": first, "last": first + count - 1, "template": template},
+        )
+        for table in ("seats", "events", "turn_clocks"):
+            names = ", ".join(columns[table])
+            conn.execute(
+                text(
+                    f"INSERT INTO {table} (game_id, {names}) SELECT 'bench' || n, {names} FROM {table}, "
+                    "generate_series(CAST(:first AS int), CAST(:last AS int)) AS n WHERE game_id = :template"
+                ),
+                {"first": first, "last": first + count - 1, "template": template},
+            )
+        conn.execute(
+            text(
+                "UPDATE turn_clocks SET due_at = :past, remind_at = :past WHERE settled_at IS NULL "
+                "AND game_id LIKE 'bench%' AND substr(game_id, 6)::int % CAST(:every AS int) = 0 "
+                "AND substr(game_id, 6)::int BETWEEN CAST(:first AS int) AND CAST(:last AS int)"
+            ),
+            {"past": past, "every": due_every, "first": first, "last": first + count - 1},
+        )
+        conn.execute(text("ANALYZE"))
+
+
+def scale_part(games_wanted: int) -> None:
+    settings = {
+        "DATABASE_URL": fresh_database("pbem_bench_scale"),
+        "REDIS_URL": None,
+        "SMTP_HOST": None,
+        "SECRET_KEY": "bench",
+        "RUN_MIGRATIONS": False,
+    }
+    app = create_app(settings)
+    with app.app_context():
+        rt: Runtime = app.extensions["pbem"]
+        by_length = move_cost_by_log_length(rt, 3)
+        print("\nPer-move cost by log length (Double Side Play, tasks in-process, PostgreSQL):")
+        print("  " + "   ".join(f"{length:>3}+ events {ms:5.1f} ms" for length, ms in by_length.items()))
+
+        players = [Player(name, f"{name.lower()}@example.org") for name in NAMES[:2]]
+        template = create_game(rt, "red_black", players, players[0], {}, 5, TimeControl(move_days=1))
+        rng = random.Random(3)
+        print("\nWith more games in the database (red_black, 1 day per move; 1% of clocks due):")
+        cloned = 0
+        for total in (1_000, 10_000, games_wanted):
+            if total <= cloned:
+                continue
+            clone_games(rt, template, total - cloned, cloned + 1, 100)
+            cloned = total
+            t0 = time.perf_counter()
+            run = run_due_clocks(rt)
+            clocks_ms = (time.perf_counter() - t0) * 1000
+            game_id = create_game(rt, "red_black", players, players[0], {}, total)
+            costs = [s * 1000 for _, s in timed_moves(rt, game_id, 40, rng)]
+            print(
+                f"  {total:>7} games: move {sum(costs) / len(costs):5.1f} ms mean"
+                f" (p95 {percentile(costs, 95):5.1f})   run_clocks {clocks_ms:8.1f} ms"
+                f" for {total // 100} due clocks ({run.reminders} reminders, {run.timeouts} timeouts)",
+                flush=True,
+            )
+    app.extensions["pbem"].engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="1,4,16,64")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--games", type=int, default=100_000, help="games in the database for part 2")
+    parser.add_argument("--skip", choices=("load", "scale"), help="leave one part out")
+    args = parser.parse_args()
+    if args.skip != "load":
+        settings = {
+            "DATABASE_URL": fresh_database("pbem_bench_load"),
+            "REDIS_URL": REDIS,
+            "SECRET_KEY": "bench",
+            "MOVE_WAIT_SECONDS": 10,
+            "RUN_MIGRATIONS": 0,
+        }
+        redis.Redis.from_url(REDIS).flushdb()
+        workdir = Path(tempfile.mkdtemp(prefix="pbem-load-"))
+        print(f"Deployed stack: {procfile_command('web')!r} and {procfile_command('worker')!r},")
+        print("WEB_CONCURRENCY=2, WORKER_CONCURRENCY=2, PostgreSQL and Redis; clients in this process.")
+        with deployed_stack(settings, workdir) as stack:
+            app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+            with app.app_context():
+                rt = app.extensions["pbem"]
+                for n, clients in enumerate(int(c) for c in args.clients.split(",")):
+                    load_phase(rt, stack, clients, args.seconds, 10_000 * (n + 1))
+    if args.skip != "scale":
+        scale_part(args.games)
+
+
+if __name__ == "__main__":
+    main()
