@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -17,6 +18,21 @@ from sqlmodel import Session, col, select, update
 
 from rules import Game, get_game
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
+
+# Who owes a move: each seat the game waits on, with the sequence number of the event after which it
+# began to owe without a break (the turn clocks run from there).
+Owing = Mapping[int, int]
+
+
+def fold_on(
+    rules: Game, state: Any, owing: Owing, events: list[dict[str, Any]], first_seq: int
+) -> tuple[Any, Owing]:
+    """The state and who owes since when after `events`, numbered from `first_seq`, folded on from
+    `state` and `owing` (so a move costs its own events, never the whole log)."""
+    for seq, event in enumerate(events, start=first_seq):
+        state = rules.apply(state, event)
+        owing = {seat: owing.get(seat, seq) for seat in sorted(rules.to_act(state))}
+    return state, owing
 
 
 class VersionConflict(Exception):
@@ -41,6 +57,7 @@ class Table:
     times: tuple[datetime, ...]
     actions: tuple[dict[str, Any] | None, ...]
     state: Any
+    owing: Owing
 
     @property
     def game_id(self) -> str:
@@ -91,9 +108,7 @@ class Table:
         now: datetime,
     ) -> Table:
         """The table once one move's events are appended (folded on from this state, not reloaded)."""
-        state = self.state
-        for event in events:
-            state = self.rules.apply(state, event)
+        state, owing = fold_on(self.rules, self.state, self.owing, events, self.version + 1)
         count = len(events)
         return replace(
             self,
@@ -103,6 +118,7 @@ class Table:
             times=self.times + (now,) * count,
             actions=self.actions + (action,) + (None,) * (count - 1),
             state=state,
+            owing=owing,
         )
 
 
@@ -114,6 +130,7 @@ class _Folded:
     times: tuple[datetime, ...]
     actions: tuple[dict[str, Any] | None, ...]
     state: Any
+    owing: Owing
 
 
 class Logged(Protocol):
@@ -175,10 +192,8 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
     rules = get_game(record.game)
     new_events = [event_from_row(row) for row in rows]
     if folded is None or (rows and rows[0].seq != since + 1):
-        folded = _Folded((), (), (), (), (), None)
-    state = folded.state
-    for event in new_events:
-        state = rules.apply(state, event)
+        folded = _Folded((), (), (), (), (), None, {})
+    state, owing = fold_on(rules, folded.state, folded.owing, new_events, len(folded.events) + 1)
     folded = _Folded(
         folded.events + tuple(new_events),
         folded.actors + tuple(row.seat for row in rows),
@@ -186,6 +201,7 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.times + tuple(row.created_at for row in rows),
         folded.actions + tuple(row.action for row in rows),
         state,
+        owing,
     )
     if cache is not None and new_events:
         cache.put(game_id, folded)
@@ -198,6 +214,7 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.times,
         folded.actions,
         folded.state,
+        folded.owing,
     )
 
 

@@ -43,7 +43,7 @@ def open_clocks(session: Session, game_id: str) -> list[TurnClock]:
 def sync_clocks(session: Session, table: Table, now: datetime) -> list[TurnClock]:
     """Bring the game's clock rows in line with its log: a row for each owed move (its reminder and
     deadline computed afresh), and the rows of moves no longer owed settled. Returns the open rows."""
-    owed = owed_moves(table.rules, table.events, table.times) if table.active else {}
+    owed = owed_moves(table.owing, table.times) if table.active else {}
     keys = [(owe.seat, owe.since_seq) for owe in owed.values()]
     query = select(TurnClock).where(TurnClock.game_id == table.game_id)
     if keys:

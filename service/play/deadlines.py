@@ -12,10 +12,9 @@ import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
-from rules import Game
+from service.eventlog.store import Owing
 from service.play.time_control import TimeControl
 
 Interval = tuple[datetime, datetime]
@@ -37,14 +36,10 @@ class Deadline:
     due_at: datetime
 
 
-def owed_moves(rules: Game, events: Sequence[dict[str, Any]], times: Sequence[datetime]) -> dict[int, Owed]:
-    """Each seat the game waits on after the whole log, with since when it owes continuously."""
-    owed: dict[int, Owed] = {}
-    state = None
-    for seq, (event, at) in enumerate(zip(events, times, strict=True), start=1):
-        state = rules.apply(state, event)
-        owed = {seat: owed.get(seat) or Owed(seat, seq, at) for seat in sorted(rules.to_act(state))}
-    return owed
+def owed_moves(owing: Owing, times: Sequence[datetime]) -> dict[int, Owed]:
+    """Each seat the game waits on, with since when it owes continuously (`owing` is folded with the
+    log by the event store; `times` are the events' times)."""
+    return {seat: Owed(seat, seq, times[seq - 1]) for seat, seq in owing.items()}
 
 
 def local_midnight(day: date, zone: ZoneInfo) -> datetime:

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from rules import get_game
-from service.play.deadlines import clock_end, deadline, owed_moves
+from service.eventlog.store import fold_on
+from service.play.deadlines import Owed, clock_end, deadline, owed_moves
 from service.play.time_control import TimeControl
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -75,18 +76,24 @@ def test_clock_end_skips_overlapping_pauses_once() -> None:
     assert clock_end(start, hour, pauses) == start + hour  # ends right where the pause begins
 
 
+def owed_after(events: list[dict], times: list[datetime]) -> dict[int, Owed]:
+    """Who owes since when after the whole log, folded from its start as the event store does."""
+    _, owing = fold_on(get_game("red_black"), None, {}, events, 1)
+    return owed_moves(owing, times)
+
+
 def test_a_seat_owes_since_the_event_after_which_it_waited_without_a_break() -> None:
     rules = get_game("red_black")
     events = rules.start(4, 2, {})
     t0 = datetime(2026, 6, 1, tzinfo=UTC)
     times = [t0] * len(events)
-    dealt = owed_moves(rules, events, times)
+    dealt = owed_after(events, times)
     assert sorted(dealt) == [0, 1] and {owe.since for owe in dealt.values()} == {t0}
     state = rules.fold(events)
     camp = rules.act(state, 0, rules.legal_actions(state, 0)[0])
-    owed = owed_moves(rules, events + camp, times + [t0 + timedelta(hours=5)] * len(camp))
+    owed = owed_after(events + camp, times + [t0 + timedelta(hours=5)] * len(camp))
     assert owed == {1: dealt[1]}  # seat 1 still owes its camp card since the deal
     reply = rules.act(rules.fold(events + camp), 1, rules.legal_actions(rules.fold(events + camp), 1)[0])
     later = t0 + timedelta(hours=7)
-    after = owed_moves(rules, events + camp + reply, times + [t0] * len(camp) + [later] * len(reply))
+    after = owed_after(events + camp + reply, times + [t0] * len(camp) + [later] * len(reply))
     assert [(owe.since_seq, owe.since) for owe in after.values()] == [(len(events + camp + reply), later)]
