@@ -13,7 +13,7 @@ import templates
 from service.config import load_settings, secret_keys
 from service.db import make_engine, migrate
 from service.links import LinkSigner
-from service.localtime import time_tag
+from service.localtime import format_time, time_tag
 from service.runtime import Runtime
 
 csrf = CSRFProtect()
@@ -21,9 +21,9 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
-    from service.i18n import select_locale
+    from service.i18n import LANGUAGES, compiled_catalogues, select_locale
     from service.tasks.celery_app import CeleryDispatcher, init_celery
-    from service.web import api, host, outbox, play, public, replay, unsubscribe
+    from service.web import api, host, language, outbox, play, public, replay, unsubscribe
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
 
@@ -33,7 +33,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=settings["SECRET_KEY"],
         PBEM=settings,
         WTF_CSRF_TIME_LIMIT=None,  # a page may stay open for days between moves
-        BABEL_TRANSLATION_DIRECTORIES=settings["TRANSLATIONS_DIR"],
+        BABEL_TRANSLATION_DIRECTORIES=str(
+            compiled_catalogues(Path(settings["TRANSLATIONS_DIR"]), Path(app.instance_path) / "translations")
+        ),
         SESSION_COOKIE_SAMESITE="Lax",
         TESTING=bool(settings.get("TESTING")),
     )
@@ -48,13 +50,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, unsubscribe):
+    for module in (public, play, host, outbox, api, replay, unsubscribe, language):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     register_error_pages(app)
     init_assets(app)
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.filters["local_time"] = time_tag
+    app.jinja_env.filters["time_text"] = format_time
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
     return app

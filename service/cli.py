@@ -16,6 +16,7 @@ from rules import GAMES
 from service import create_app
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
+from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--weekend-pause", action="store_true", help="the clocks stop on weekends")
     new.add_argument("--timezone", default="UTC", help="the game's IANA time zone (default UTC)")
+    new.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help="the table's language")
     new.add_argument("--remind-hours", type=int, help="hours before a deadline for the reminder (0: none)")
     new.add_argument(
         "--timeout",
@@ -127,7 +129,7 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
     )
     try:
         game_id = create_game(
-            app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed, control
+            app.extensions["pbem"], args.game, players, host, dict(args.option), args.seed, control, args.lang
         )
     except SetupRefused as refusal:
         print(f"error: {refusal_text(refusal)}")

@@ -1,30 +1,79 @@
-"""Languages: the reader's browser languages among the translations we ship, and rules messages in the
-reader's language."""
+"""Languages: each reader's language (a seat's own, else the table's, else the browser's), the rules'
+messages in it, and the gettext catalogues compiled from their sources when the app starts."""
 
 from __future__ import annotations
 
-from flask import has_request_context, request
-from flask_babel import get_babel, gettext
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import g, has_request_context, request
+from flask_babel import gettext
 
 from rules.base import Message
 
-
-def available_locales() -> list[str]:
-    """English plus every language with a compiled translation."""
-    return [
-        "en",
-        *(str(locale) for locale in get_babel().instance.list_translations() if str(locale) != "en"),
-    ]
+# The languages the service speaks, each named in itself (the language switch shows these).
+LANGUAGES = {"en": "English", "ja": "日本語"}
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_COOKIE = "lang"
 
 
-def select_locale() -> str | None:
-    """The best match for Accept-Language; outside a request (worker, CLI) the default language."""
+def known_language(value: object) -> str | None:
+    """`value` if it names a language we speak, else None."""
+    return value if isinstance(value, str) and value in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The language of this request: an explicit `?lang=`, else the reader's own (a seat's or the
+    table's, set by the link that opened the page), else the switch's cookie, else Accept-Language.
+    Outside a request (worker, CLI) English, unless a mail is being drafted in its reader's language."""
     if not has_request_context():
-        return None
-    return request.accept_languages.best_match(available_locales()) or "en"
+        return DEFAULT_LANGUAGE
+    return (
+        known_language(request.args.get("lang"))
+        or known_language(g.get("reader_language"))
+        or known_language(request.cookies.get(LANGUAGE_COOKIE))
+        or browser_language()
+    )
+
+
+def browser_language() -> str:
+    """The best of our languages for the request's Accept-Language."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
 
 
 def say(message: Message) -> str:
-    """A rules message (msgid and parameters) in the reader's language."""
+    """A rules message (msgid and parameters) in the reader's language; a parameter may itself be a
+    message (a card's name, say), said in the same language."""
     msgid, params = message
-    return gettext(msgid, **params)
+    return gettext(
+        msgid, **{key: say(value) if _is_message(value) else value for key, value in params.items()}
+    )
+
+
+def _is_message(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], dict)
+    )
+
+
+def compiled_catalogues(sources: Path, target: Path) -> Path:
+    """`target`, holding each language's catalogue under `sources` (`<lang>/LC_MESSAGES/messages.po`)
+    compiled, afresh when the source is newer: the tree keeps only the sources."""
+    for source in sources.glob("*/LC_MESSAGES/messages.po"):
+        compiled = target / source.relative_to(sources).with_suffix(".mo")
+        if compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime:
+            continue
+        compiled.parent.mkdir(parents=True, exist_ok=True)
+        with source.open("rb") as po:
+            catalogue = read_po(po, locale=source.parts[-3])
+        partial = compiled.with_suffix(f".{id(catalogue)}.tmp")  # apps starting at once each write theirs
+        with partial.open("wb") as mo:
+            write_mo(mo, catalogue)
+        partial.replace(compiled)
+    return target

@@ -46,6 +46,13 @@ class TableReading:
         return [seat.name for seat in self.seats]
 
 
+def reader_language(table: Table, seat: int | None) -> str:
+    """The language a reader chose: a seat's own, else the table's (the host's choice at creation);
+    "" when neither was chosen (a page then follows the browser, a mail is in English)."""
+    own = table.seats[seat].language if seat is not None else ""
+    return own or table.record.language
+
+
 def table_reading(table: Table) -> TableReading:
     """What a page or mail may read of a loaded game."""
     record = table.record

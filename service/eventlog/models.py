@@ -54,6 +54,7 @@ class GameRecord(SQLModel, table=True):
     remind_hours: int | None = None
     timeout: str = Field(default=TimeoutPolicy.BOT, max_length=16)
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
+    language: str = Field(default="", max_length=8)  # the table's language, chosen by the host ("": none)
 
 
 class NotifyMode(StrEnum):
@@ -86,6 +87,7 @@ class SeatRecord(SQLModel, table=True):
     auto_play: bool = Field(default=True)  # play a forced move (the only legal one) for the player
     notify: str = Field(default=NotifyMode.TURN, max_length=16)
     timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
+    language: str = Field(default="", max_length=8)  # their pages' and mails' language; "" = the table's
     keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
 
 
@@ -172,6 +174,7 @@ class OutboxMail(SQLModel, table=True):
     thread_id: str = Field(max_length=200)
     # Set at drafting time for the List-Unsubscribe header, so that delivery stays a pure send.
     unsubscribe_url: str = Field(default="")
+    language: str = Field(default="en", max_length=8)  # the reader's, drafted in (Content-Language)
     status: str = Field(default=MailStatus.PENDING, max_length=16)
     attempts: int = Field(default=0)
     last_error: str | None = None

@@ -28,7 +28,8 @@ def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
     message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = rt.settings["MAIL_FROM"]
     message["To"] = formataddr((mail.to_name, mail.to_email))
-    message["Subject"] = mail.subject
+    message["Subject"] = mail.subject  # non-ASCII words go out RFC 2047-encoded, names in To too
+    message["Content-Language"] = mail.language
     message["Message-ID"] = mail.message_id
     message["Date"] = format_datetime(mail.created_at)
     if mail.message_id != mail.thread_id:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 from zoneinfo import ZoneInfo
 
-from flask_babel import ngettext
+from flask_babel import force_locale, ngettext
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import DigestRecord, GameRecord, GameStatus, NotifyMode, OutboxMail, SeatRecord
 from service.eventlog.store import Table, load_table
+from service.i18n import DEFAULT_LANGUAGE
 from service.links import DigestLink
 from service.mail.drafting import (
     game_title,
@@ -32,6 +33,7 @@ from service.mail.drafting import (
     unsubscribe_url,
 )
 from service.mail.kinds import MailKind
+from service.reading import reader_language
 from service.runtime import Runtime
 
 
@@ -133,7 +135,17 @@ def _waits(table: Table, seat: int, due: DueDigest) -> bool:
 
 
 def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]]) -> OutboxMail:
-    """The digest mail listing the waiting games (newest first), addressed as the newest seat is."""
+    """The digest mail listing the waiting games (newest first), addressed as the newest seat is and
+    in its language."""
+    newest, seat = waiting[0]
+    language = reader_language(newest, seat) or DEFAULT_LANGUAGE
+    with force_locale(language):
+        return _digest_in_language(rt, due, digest_id, waiting, language)
+
+
+def _digest_in_language(
+    rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]], language: str
+) -> OutboxMail:
     games = [
         DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(rt, table, seat))
         for table, seat in waiting
@@ -156,6 +168,7 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
         message_id=message_id,
         thread_id=message_id,
         unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
+        language=language,
     )
 
 

@@ -11,17 +11,21 @@ link (in the footer and, at delivery, in the List-Unsubscribe header).
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import render_template
+from flask_babel import force_locale
 
 from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
+from service.i18n import DEFAULT_LANGUAGE
 from service.links import GameLink, MailReader, PlayerLink
+from service.localtime import format_time, zone_name
 from service.mail.kinds import MailKind
-from service.reading import table_reading
+from service.reading import reader_language, table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import lines_since_last_move as replay_lines_since
 from service.replay.steps import replay_of
@@ -102,10 +106,19 @@ def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
 def draft_mail(
     rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any]
 ) -> OutboxMail | None:
-    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now;
-    None when the reader's setting turns this kind off."""
+    """An outbox row for one reader (a seat, or the host when seat is None), drafted now in the
+    reader's language with the seat's "since your last move" lines and the reader's time zone (the
+    templates write times with `time_text(zone)`); None when the reader's setting turns this kind off."""
     if not wants_mail(table, seat, kind):
         return None
+    language = reader_language(table, seat) or DEFAULT_LANGUAGE
+    with force_locale(language):
+        return _drafted_in_language(rt, table, kind, seat, context, language)
+
+
+def _drafted_in_language(
+    rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any], language: str
+) -> OutboxMail:
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
     else:
@@ -122,6 +135,8 @@ def draft_mail(
         "names": table.names,
         "seat": seat,
         "overview": rt.link(f"/game/{table.game_id}"),
+        "zone": zone_name(table, seat),
+        "lines": lines_since_last_move(rt, table, seat) if seat is not None else [],
         **context,
     }
     return outbox_row(
@@ -132,11 +147,17 @@ def draft_mail(
         seat=seat,
         to_name=to_name,
         to_email=to_email,
-        subject=str(kind.subject) % values,
+        subject=str(kind.subject) % {key: _said(value, values["zone"]) for key, value in values.items()},
         message_id=message_id,
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
+        language=language,
     )
+
+
+def _said(value: Any, zone: str) -> Any:
+    """A value as a subject line writes it: a moment in the reader's zone and language."""
+    return format_time(value, zone) if isinstance(value, datetime) else value
 
 
 def drafted(*mails: OutboxMail | None) -> list[OutboxMail]:
@@ -179,7 +200,6 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 {
                     "link": player_url(rt, table, seat.seat),
                     "your_move": seat.seat in to_act,
-                    "lines": lines_since_last_move(rt, table, seat.seat),
                     "commitment": game_commitment(table),
                     "rules": rules_url(rt, table),
                 },
@@ -206,7 +226,6 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
                     {
                         "link": player_url(rt, after, seat.seat),
                         "replay": replay_url(rt, after, seat.seat),
-                        "lines": lines_since_last_move(rt, after, seat.seat),
                         "winners": [after.names[w] for w in after.result["winners"]],
                     },
                 )
@@ -230,9 +249,5 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
             kind = MailKind.REPORT
         else:
             continue
-        context = {
-            "link": player_url(rt, after, seat.seat),
-            "lines": lines_since_last_move(rt, after, seat.seat),
-        }
-        mails.append(draft_mail(rt, after, kind, seat.seat, context))
+        mails.append(draft_mail(rt, after, kind, seat.seat, {"link": player_url(rt, after, seat.seat)}))
     return drafted(*mails)

@@ -104,9 +104,11 @@ def create_game(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     control: TimeControl | None = None,
+    language: str = "",
 ) -> str:
     """A new game with its opening events, clocks and invitations (and the bot seats' moves, if they
-    begin); SetupRefused for seats, options or a time control that do not fit."""
+    begin), in the table's `language` (each reader's own once they choose one); SetupRefused for
+    seats, options or a time control that do not fit."""
     options = dict(options or {})
     control = control or TimeControl()
     check_setup(game, players, options, control)
@@ -123,6 +125,7 @@ def create_game(
             host_email=host.email,
             seed_salt=secrets.token_hex(16),
             created_at=now,
+            language=language,
             **control.columns(),
         )
         session.add(record)

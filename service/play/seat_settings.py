@@ -58,3 +58,17 @@ def save_seat_settings(rt: Runtime, game_id: str, seat: int, settings: SeatSetti
         return None, []
 
     rt.in_game(game_id, change)
+
+
+def save_seat_language(rt: Runtime, game_id: str, seat: int, key_version: int, language: str) -> bool:
+    """A seat's own language for its pages and mails; False (nothing saved) for a replaced link."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        if not 0 <= seat < len(table.seats) or table.seats[seat].key_version != key_version:
+            return False, []
+        record = table.seats[seat]
+        record.language = language
+        session.add(record)
+        return True, []
+
+    return rt.in_game(game_id, change)

@@ -23,8 +23,7 @@ from sqlmodel import Session, and_, col, or_, select
 
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
 from service.eventlog.store import Table
-from service.localtime import format_time, zone_name
-from service.mail.drafting import draft_mail, drafted, host_url, lines_since_last_move, player_url
+from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_for
 from service.play.clocks import sync_clocks
@@ -117,8 +116,7 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     assert clock.due_at is not None
     context = {
         "link": player_url(rt, table, clock.seat),
-        "due": format_time(clock.due_at, zone_name(table, clock.seat)),
-        "lines": lines_since_last_move(rt, table, clock.seat),
+        "due": clock.due_at,
     }
     return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context)
 
@@ -139,7 +137,6 @@ def _time_out(
     after, mails = finish_moves(rt, session, table, table, now)
     context: dict[str, Any] = {
         "link": player_url(rt, after, seat),
-        "lines": lines_since_last_move(rt, after, seat),
     }
     return after, [*mails, *drafted(draft_mail(rt, after, MailKind.SEAT_KEEPER, seat, context))]
 
@@ -174,7 +171,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         assert clock.due_at is not None
         context = {
             "link": player_url(rt, table, clock.seat),
-            "due": format_time(clock.due_at, zone_name(table, clock.seat)),
+            "due": clock.due_at,
         }
         return True, drafted(draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, context))
 

@@ -14,7 +14,6 @@ from sqlmodel import Session
 from rules.base import N_
 from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
-from service.localtime import format_time, zone_name
 from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import sync_clocks, vacations
@@ -102,12 +101,11 @@ def declare_vacation(rt: Runtime, game_id: str, seat: int, start: date, days: in
 
 
 def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> OutboxMail | None:
-    zone = zone_name(table, reader)
     context = {
         "link": player_url(rt, table, reader),
         "name": table.names[vacation.seat],
-        "starts": format_time(vacation.starts_at, zone),
-        "ends": format_time(vacation.ends_at, zone),
+        "starts": vacation.starts_at,
+        "ends": vacation.ends_at,
     }
     return draft_mail(rt, table, MailKind.VACATION, reader, context)
 

@@ -6,12 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort
+from flask import abort, g
 from flask_babel import gettext as _
+from flask_babel import refresh
 
 from service.eventlog.models import SeatKeeper
 from service.eventlog.store import GameNotFound, Table
 from service.links import GameLink, LinkError
+from service.reading import reader_language
 from service.runtime import Runtime
 
 
@@ -46,12 +48,22 @@ def player_access(rt: Runtime, token: str) -> SeatAccess:
         abort(403, link_refusal("revoked"))
     if table.seats[link.seat].keeper == SeatKeeper.BOT:
         abort(403, _("This seat is played by the seat-keeper; nobody plays it by a link."))
+    speak_as_reader(table, link.seat)
     return SeatAccess(table, link.seat, token)
+
+
+def speak_as_reader(table: Table, seat: int | None) -> None:
+    """This request's pages in the language the reader chose (a seat's, or the table's for the host),
+    unless the request asks for another with `?lang=`."""
+    g.reader_language = reader_language(table, seat)
+    refresh()  # a language read before the link was checked is not kept
 
 
 def host_access(rt: Runtime, token: str) -> Table:
     """The game a host token manages; aborts with 403/404 otherwise."""
-    return _game_link_access(rt, token, rt.signer.read_host, lambda table: table.record.host_key_version)
+    table = _game_link_access(rt, token, rt.signer.read_host, lambda table: table.record.host_key_version)
+    speak_as_reader(table, None)
+    return table
 
 
 def watch_access(rt: Runtime, token: str) -> Table:

@@ -24,7 +24,7 @@ from wtforms.validators import (
 from rules import get_game
 from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
-from service.i18n import say
+from service.i18n import LANGUAGES, browser_language, say
 from service.play.hosting import Player, SetupRefused, seat_keeper
 from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.vacations import PLAN_AHEAD_DAYS
@@ -85,6 +85,11 @@ class NewGameForm(FlaskForm):
     )
     vacation_days = SelectField(
         _l("Vacation days per player and year"), choices=VACATION_CHOICES, default=14, coerce=int
+    )
+    language = SelectField(
+        _l("The table's language (each player can choose their own)"),
+        choices=list(LANGUAGES.items()),
+        default=browser_language,
     )
 
     def chosen_players(self) -> list[Player]:

@@ -43,6 +43,7 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
                 options=form.chosen_options(game_entry),
                 seed=form.seed.data,
                 control=form.chosen_control(),
+                language=form.language.data,
             )
         except SetupRefused as refusal:
             error = refusal_text(refusal)

@@ -3,6 +3,7 @@ reader's unsubscribe link, in text and HTML; the reader's setting is applied whe
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
@@ -13,7 +14,15 @@ from service.mail.kinds import MailKind
 from service.play.seat_settings import SeatSettings, save_seat_settings
 from tests.service.replay_games import new_game
 
-CONTEXT = {"link": "https://example.org/play/x", "lines": [], "name": "Bo", "due": "soon", "winners": []}
+SOON = datetime(2026, 11, 24, 12, tzinfo=UTC)
+CONTEXT = {
+    "link": "https://example.org/play/x",
+    "name": "Bo",
+    "due": SOON,
+    "starts": SOON,
+    "ends": SOON,
+    "winners": [],
+}
 
 
 def test_every_kind_has_a_subject_and_both_bodies() -> None:
