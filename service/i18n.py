@@ -3,6 +3,7 @@ messages in it, and the gettext catalogues compiled from their sources when the 
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -62,9 +63,11 @@ def _is_message(value: object) -> bool:
     )
 
 
-def compiled_catalogues(sources: Path, target: Path) -> Path:
-    """`target`, holding each language's catalogue under `sources` (`<lang>/LC_MESSAGES/messages.po`)
-    compiled, afresh when the source is newer: the tree keeps only the sources."""
+def compiled_catalogues(sources: Path, cache: Path) -> Path:
+    """A folder under `cache` holding each language's catalogue under `sources`
+    (`<lang>/LC_MESSAGES/messages.po`) compiled, afresh when the source is newer: the tree keeps only
+    the sources. Each source folder compiles into its own folder."""
+    target = cache / hashlib.sha256(str(sources.resolve()).encode()).hexdigest()[:16]
     for source in sources.glob("*/LC_MESSAGES/messages.po"):
         compiled = target / source.relative_to(sources).with_suffix(".mo")
         if compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime:

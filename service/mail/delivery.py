@@ -29,7 +29,6 @@ def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
     message["From"] = rt.settings["MAIL_FROM"]
     message["To"] = formataddr((mail.to_name, mail.to_email))
     message["Subject"] = mail.subject  # non-ASCII words go out RFC 2047-encoded, names in To too
-    message["Content-Language"] = mail.language
     message["Message-ID"] = mail.message_id
     message["Date"] = format_datetime(mail.created_at)
     if mail.message_id != mail.thread_id:
@@ -40,6 +39,7 @@ def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(mail.text_body)
     message.add_alternative(mail.html_body, subtype="html")
+    message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
     return message
 
 
