@@ -19,6 +19,7 @@ from sqlmodel import Session, create_engine
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
 RETRY_PAUSE_SECONDS = 1.0  # a restarting PostgreSQL takes about a second to accept connections again
+CONNECT_TIMEOUT_SECONDS = 5  # a database that does not answer fails the request (503) rather than hang it
 T = TypeVar("T")
 
 
@@ -32,7 +33,13 @@ def make_engine(url: str) -> Engine:
     # Pre-ping: a pooled connection that a database restart closed is replaced at checkout instead
     # of failing the first request or task after the restart (one round trip per checkout).
     return create_engine(
-        url, pool_pre_ping=True, pool_recycle=300, pool_size=5, max_overflow=10, pool_timeout=10
+        url,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        pool_pre_ping=True,
+        pool_recycle=300,
+        pool_size=5,
+        max_overflow=10,
+        pool_timeout=10,
     )
 
 
