@@ -23,7 +23,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
     from service.i18n import LANGUAGES, compiled_catalogues, select_locale
     from service.tasks.celery_app import CeleryDispatcher, init_celery
-    from service.web import api, host, language, outbox, play, public, replay, unsubscribe
+    from service.web import api, health, host, language, outbox, play, public, replay, unsubscribe
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
 
@@ -50,7 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, unsubscribe, language):
+    for module in (public, play, host, outbox, api, replay, unsubscribe, language, health):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     register_error_pages(app)

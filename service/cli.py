@@ -1,4 +1,4 @@
-"""The command line: `pbem serve | new | links | migrate | rebuild` (also `python -m service`)."""
+"""The command line: `pbem serve | new | links | migrate | rebuild | health` (also `python -m service`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from rules import GAMES
 from service import create_app
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
+from service.health import check_health
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
@@ -87,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     links = commands.add_parser("links", help="print each seat's current link")
     links.add_argument("game_id")
     commands.add_parser("migrate", help="bring the database schema up to date")
+    commands.add_parser(
+        "health", help="check the database, the broker and the beat's last tick; exits 1 if one fails"
+    )
     rebuild = commands.add_parser(
         "rebuild", help="rebuild the games' rows (status) and turn clocks from their logs; prints each repair"
     )
@@ -107,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return print_links(app, args.game_id)
         if args.command == "rebuild":
             return rebuild(app, args.game_id)
+        if args.command == "health":
+            return health(app)
     return serve(app, args.host, args.port, args.threads)
 
 
@@ -147,6 +153,14 @@ def rebuild(app: Flask, game_ids: list[str]) -> int:
     return 0
 
 
+def health(app: Flask) -> int:
+    """Print each check's answer; 0 when all pass, 1 otherwise (for a supervisor's health check)."""
+    result = check_health(app.extensions["pbem"])
+    for name, answer in result.checks.items():
+        print(f"{name}\t{answer}")
+    return 0 if result.ok else 1
+
+
 def print_links(app: Flask, game_id: str) -> int:
     rt = app.extensions["pbem"]
     table = rt.read_table(game_id)
@@ -165,7 +179,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     rt = app.extensions["pbem"]
     if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
-        _every(app, "pbem-digests", rt.settings["SWEEP_INTERVAL_SECONDS"], send_due_digests)
+        _every(app, "pbem-digests", rt.settings["CLOCK_INTERVAL_SECONDS"], send_due_digests)
         _every(app, "pbem-clocks", rt.settings["CLOCK_INTERVAL_SECONDS"], run_due_clocks)
 
     class Server(BaseApplication):

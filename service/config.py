@@ -28,10 +28,10 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "MAIL_DOMAIN": ("pbem.localhost", str),
     "LINK_MAX_AGE_DAYS": (400, int),
     "MOVE_WAIT_SECONDS": (3.0, float),
-    "SWEEP_INTERVAL_SECONDS": (30.0, float),
+    "SWEEP_INTERVAL_SECONDS": (5.0, float),
     "CLOCK_INTERVAL_SECONDS": (60.0, float),
     "MAIL_MAX_BACKOFF_SECONDS": (3600, int),
-    "COMMAND_REQUEUE_SECONDS": (60, int),
+    "COMMAND_REQUEUE_SECONDS": (5, int),  # a move or mail silent this long is queued again
     "DIGEST_HOUR": (7, int),  # local hour (0-23) from which each reader's daily digest is sent
     "RUN_MIGRATIONS": (None, lambda v: v.lower() in ("1", "true", "yes")),
     "TRANSLATIONS_DIR": (str(Path(__file__).parent / "translations"), str),

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, event
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Session, create_engine
 
+log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
+RETRY_PAUSE_SECONDS = 1.0  # a restarting PostgreSQL takes about a second to accept connections again
+CONNECT_TIMEOUT_SECONDS = 5  # a database that does not answer fails the request (503) rather than hang it
+T = TypeVar("T")
 
 
 def make_engine(url: str) -> Engine:
@@ -22,8 +30,17 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    # No pre-ping (it costs a round trip per checkout); connections are recycled instead.
-    return create_engine(url, pool_recycle=300, pool_size=5, max_overflow=10)
+    # Pre-ping: a pooled connection that a database restart closed is replaced at checkout instead
+    # of failing the first request or task after the restart (one round trip per checkout).
+    return create_engine(
+        url,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        pool_pre_ping=True,
+        pool_recycle=300,
+        pool_size=5,
+        max_overflow=10,
+        pool_timeout=10,
+    )
 
 
 def normalise_url(url: str) -> str:
@@ -32,6 +49,27 @@ def normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def database_unavailable(error: BaseException) -> bool:
+    """Whether `error` says the database cannot be reached now (down, restarting, connection dropped,
+    pool exhausted) rather than that the statement was wrong."""
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+def retry_on_disconnect(work: Callable[[], T], pause: float = RETRY_PAUSE_SECONDS) -> T:
+    """`work` (one whole transaction, safe to run again), run once more after a pause if the database
+    connection dropped or could not be made."""
+    try:
+        return work()
+    except (DBAPIError, PoolTimeout) as error:
+        if not database_unavailable(error):
+            raise
+        log.warning("database unavailable, trying once more in %.1f s: %s", pause, error)
+    time.sleep(pause)
+    return work()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:

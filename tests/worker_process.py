@@ -19,30 +19,35 @@ class WorkerDidNotStart(RuntimeError):
 @contextmanager
 def worker_process(settings: dict[str, Any], log: Path, threads: int = 4) -> Iterator[subprocess.Popen]:
     """`celery -A worker.main worker` with `settings` as environment variables, once it is ready."""
+    arguments = ["worker", "--pool", "threads", "--concurrency", str(threads), "--loglevel", "INFO"]
+    with celery_process(
+        settings, log, [*arguments, "--without-gossip", "--without-mingle"], "ready."
+    ) as process:
+        yield process
+
+
+@contextmanager
+def beat_process(settings: dict[str, Any], log: Path, schedule: Path) -> Iterator[subprocess.Popen]:
+    """`celery -A worker.main beat` (the periodic sweep, digests and clocks), once it has started."""
+    arguments = ["beat", "--loglevel", "INFO", "--schedule", str(schedule)]
+    with celery_process(settings, log, arguments, "beat: Starting") as process:
+        yield process
+
+
+@contextmanager
+def celery_process(
+    settings: dict[str, Any], log: Path, arguments: list[str], ready: str
+) -> Iterator[subprocess.Popen]:
+    """`celery -A worker.main ARGUMENTS...` as a child process, once `ready` shows in its log."""
     env = {**os.environ, **{key: str(value) for key, value in settings.items() if value is not None}}
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "worker.main",
-        "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        str(threads),
-        "--loglevel",
-        "INFO",
-        "--without-gossip",
-        "--without-mingle",
-    ]
+    command = [sys.executable, "-m", "celery", "-A", "worker.main", *arguments]
     with log.open("w") as output:
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
-        while "ready." not in log.read_text():
+        while ready not in log.read_text():
             if process.poll() is not None or time.monotonic() > deadline:
-                raise WorkerDidNotStart(f"the Celery worker did not start:\n{log.read_text()[-3000:]}")
+                raise WorkerDidNotStart(f"celery {arguments[0]} did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
         yield process
     finally:

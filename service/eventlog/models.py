@@ -180,7 +180,9 @@ class OutboxMail(SQLModel, table=True):
     last_error: str | None = None
     created_at: datetime
     next_attempt_at: datetime
+    # The lease of the one worker delivering the row: its token, and when the lease runs out.
     claimed_until: datetime | None = None
+    claim_token: str | None = Field(default=None, max_length=32)
     sent_at: datetime | None = None
 
 

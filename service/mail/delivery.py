@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import smtplib
 import ssl
 from datetime import timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr
+from functools import partial
 
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 
+from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MailStatus, OutboxMail
 from service.runtime import Runtime
 
@@ -62,9 +66,17 @@ def smtp_send(rt: Runtime, message: EmailMessage) -> None:
         client.send_message(message)
 
 
-def claim(rt: Runtime, mail_id: int) -> OutboxMail | None:
-    """Take a due, unsent row for sending, so a re-queued duplicate task does not send it too."""
+def lease_seconds(rt: Runtime) -> float:
+    """How long a claim on a row lasts: longer than the slowest SMTP transaction (each of its steps
+    may wait SMTP_TIMEOUT), so that a lease never runs out while its holder is still sending."""
+    return max(CLAIM_SECONDS, 6 * rt.settings["SMTP_TIMEOUT"])
+
+
+def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
+    """Lease a due, unsent row for sending, so a re-queued duplicate task or another worker does not
+    send it too: the row and the lease's token, or None if it is sent or someone else holds it."""
     now = rt.clock.now()
+    token = secrets.token_hex(16)
     with Session(rt.engine, expire_on_commit=False) as session:
         taken = session.exec(
             update(OutboxMail)
@@ -73,33 +85,73 @@ def claim(rt: Runtime, mail_id: int) -> OutboxMail | None:
                 col(OutboxMail.status) == MailStatus.PENDING,
                 (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
             )
-            .values(claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
+            .values(claimed_until=now + timedelta(seconds=lease_seconds(rt)), claim_token=token)
         )
         session.commit()
         if taken.rowcount != 1:
             return None
-        return session.get(OutboxMail, mail_id)
+        mail = session.get(OutboxMail, mail_id)
+        assert mail is not None
+        return mail, token
 
 
 def deliver(rt: Runtime, mail_id: int) -> bool | None:
     """Send one outbox row: True when sent, False when it failed (its next attempt is scheduled),
-    None when there was nothing to do (already sent, or another worker has it)."""
-    mail = claim(rt, mail_id)
-    if mail is None:
+    None when there was nothing to do (already sent, or another worker has it).
+
+    The row is marked sent before the SMTP transaction, in a database transaction committed as soon
+    as the server has taken the message (and held locked meanwhile): only a fault between the
+    server's answer and that commit, which is tried again once, can send the mail a second time."""
+    claimed = retry_on_disconnect(lambda: claim(rt, mail_id))
+    if claimed is None:
         return None
-    try:
-        smtp_send(rt, build_message(rt, mail))
-    except (OSError, smtplib.SMTPException) as error:
-        _record_failure(rt, mail, error)
-        return False
+    mail, token = claimed
+    message = build_message(rt, mail)
     with Session(rt.engine) as session:
-        row = session.get(OutboxMail, mail_id)
-        assert row is not None
-        row.status, row.sent_at, row.attempts = MailStatus.SENT, rt.clock.now(), row.attempts + 1
-        row.claimed_until = None
-        session.add(row)
-        session.commit()
+        if not _mark_sent(rt, session, mail_id, token):
+            session.rollback()  # the lease ran out before this worker got here: another one has it
+            return None
+        try:
+            smtp_send(rt, message)
+        except (OSError, smtplib.SMTPException) as error:
+            session.rollback()
+            retry_on_disconnect(partial(_record_failure, rt, mail, error))
+            return False
+        try:
+            session.commit()
+            return True
+        except DBAPIError as error:
+            if not database_unavailable(error):
+                raise
+            log.warning("mail %s was sent but not yet marked so: %s", mail_id, error)
+    retry_on_disconnect(lambda: _mark_sent_now(rt, mail_id, token))
     return True
+
+
+def _mark_sent(rt: Runtime, session: Session, mail_id: int, token: str) -> bool:
+    """In `session`'s transaction: the leased row marked sent, if this lease still holds it."""
+    marked = session.exec(
+        update(OutboxMail)
+        .where(
+            col(OutboxMail.id) == mail_id,
+            col(OutboxMail.status) == MailStatus.PENDING,
+            col(OutboxMail.claim_token) == token,
+        )
+        .values(
+            status=MailStatus.SENT,
+            sent_at=rt.clock.now(),
+            attempts=col(OutboxMail.attempts) + 1,
+            claimed_until=None,
+            claim_token=None,
+        )
+    )
+    return bool(marked.rowcount == 1)
+
+
+def _mark_sent_now(rt: Runtime, mail_id: int, token: str) -> None:
+    with Session(rt.engine) as session:
+        _mark_sent(rt, session, mail_id, token)
+        session.commit()
 
 
 def backoff(attempts: int, cap: int) -> timedelta:
@@ -115,14 +167,16 @@ def _record_failure(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
         row.attempts += 1
         row.last_error = f"{type(error).__name__}: {error}"[:500]
         row.next_attempt_at = rt.clock.now() + backoff(row.attempts, rt.settings["MAIL_MAX_BACKOFF_SECONDS"])
-        row.claimed_until = None
+        row.claimed_until = row.claim_token = None
         session.add(row)
         session.commit()
 
 
 def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
-    """Unsent rows whose next attempt is due and which nobody is sending now."""
+    """Unsent rows whose next attempt is due and which nobody is sending now; a row never tried yet
+    only once its own task had COMMAND_REQUEUE_SECONDS to send it."""
     now = rt.clock.now()
+    quiet = now - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
     with Session(rt.engine) as session:
         return [
             row_id
@@ -131,6 +185,7 @@ def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
                 .where(
                     OutboxMail.status == MailStatus.PENDING,
                     OutboxMail.next_attempt_at <= now,
+                    (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
                     (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
                 )
                 .order_by(col(OutboxMail.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,8 @@ class Player:
 
 
 BOT_NAME = "Seat-keeper"
+GAME_ID_ALPHABET = string.ascii_letters + string.digits
+GAME_ID_LENGTH = 12
 
 
 def seat_keeper(name: str, number: int, of: int) -> Player:
@@ -96,6 +99,12 @@ def _starts(game: str, seed: int, seats: int, options: dict[str, Any]) -> bool:
     return True
 
 
+def new_game_id() -> str:
+    """A random game id of letters and digits (about 71 bits): never looks like a command-line option,
+    nor needs escaping in a URL."""
+    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(GAME_ID_LENGTH))
+
+
 def create_game(
     rt: Runtime,
     game: str,
@@ -114,7 +123,7 @@ def create_game(
     check_setup(game, players, options, control)
     seed = secrets.randbits(62) if seed is None else seed
     opening = opening_events(game, seed, len(players), options)
-    game_id = secrets.token_urlsafe(9)
+    game_id = new_game_id()
     now = rt.clock.now()
     with Session(rt.engine, expire_on_commit=False) as session:
         record = GameRecord(

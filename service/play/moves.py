@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlmodel import Session, col, select
 
 from rules import IllegalAction
 from rules.base import N_, Message
+from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
 from service.play.settle import finish_moves
@@ -82,14 +83,39 @@ def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[di
 
 
 def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any]) -> MoveOutcome:
-    """Check a move against the current log, store it as a pending command and dispatch it."""
+    """Check a move against the current log, store it as a pending command and dispatch it. A resend
+    of a stored move (same seat, version and action) answers with the stored command's outcome."""
     key = command_key(seat, seq, action)
+    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key))
+    if isinstance(stored, MoveOutcome):
+        return stored
+    rt.dispatch.apply_move(stored)
+    try:
+        return wait_for_command(rt, stored)
+    except DBAPIError as error:
+        if not database_unavailable(error):
+            raise
+        # Stored, but its outcome cannot be read now: say what is known.
+        return MoveOutcome(MoveStatus.PENDING, (N_("Your move was received and will be played."), {}), stored)
+
+
+def _store_command(
+    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str
+) -> int | MoveOutcome:
+    """The id of the new pending command, or the outcome that answers the submission instead: the
+    stored outcome of the same move sent before, the seat's earlier move still being played, or the
+    refusal."""
     with Session(rt.engine, expire_on_commit=False) as session:
-        earlier = session.exec(
-            select(CommandRecord).where(CommandRecord.game_id == game_id, CommandRecord.key == key)
-        ).first()
+        earlier = _command_by_key(session, game_id, key)
         if earlier is not None:
             return _outcome_of(earlier, replayed=True)
+        waiting = _pending_of_seat(session, game_id, seat)
+        if waiting is not None:  # a seat's moves apply in the order it made them, one at a time
+            return MoveOutcome(
+                MoveStatus.PENDING,
+                (N_("Your previous move is still being played; make the next one when it is done."), {}),
+                waiting.id,
+            )
         table = load_table(session, game_id, rt.cache)
         verdict = decide(table, seat, seq, action)
         if isinstance(verdict, MoveOutcome):
@@ -100,13 +126,41 @@ def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str
         session.add(command)
         try:
             session.commit()
-        except IntegrityError:  # the same move submitted twice at the same instant
+        except IntegrityError:  # the same move submitted twice at the same instant: the other won
             session.rollback()
-            return MoveOutcome(MoveStatus.DUPLICATE, (N_("This move was already submitted."), {}))
-        command_id = command.id
-    assert command_id is not None
-    rt.dispatch.apply_move(command_id)
-    return wait_for_command(rt, command_id)
+            earlier = _command_by_key(session, game_id, key)
+            if earlier is None:
+                raise
+            return _outcome_of(earlier, replayed=True)
+        assert command.id is not None
+        return command.id
+
+
+def _command_by_key(session: Session, game_id: str, key: str) -> CommandRecord | None:
+    return session.exec(
+        select(CommandRecord).where(CommandRecord.game_id == game_id, CommandRecord.key == key)
+    ).first()
+
+
+def _pending_of_seat(session: Session, game_id: str, seat: int) -> CommandRecord | None:
+    """The seat's oldest command still waiting to be played, if any."""
+    return session.exec(
+        select(CommandRecord)
+        .where(
+            CommandRecord.game_id == game_id,
+            CommandRecord.seat == seat,
+            CommandRecord.status == CommandStatus.PENDING,
+        )
+        .order_by(col(CommandRecord.id))
+    ).first()
+
+
+def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
+    """The id of the seat's move still being played, if there is one: its page shows it as pending
+    and offers no other move meanwhile."""
+    with Session(rt.engine) as session:
+        waiting = _pending_of_seat(session, game_id, seat)
+        return waiting.id if waiting is not None else None
 
 
 def wait_for_command(rt: Runtime, command_id: int) -> MoveOutcome:
@@ -147,30 +201,58 @@ def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
 
 def apply_command(rt: Runtime, command_id: int) -> str:
     """Decide a pending command and, if legal, append its events, the automatic moves that follow and
-    the mails they cause in one unit of work, retried on a version conflict. Idempotent: a decided
-    command is left alone. Returns the command's status."""
+    the mails they cause in one unit of work, retried on a version conflict and once on a dropped
+    database connection. The game's pending commands submitted before it are decided first, in
+    submission order. Idempotent: a decided command is left alone. Returns the command's status."""
     with Session(rt.engine) as session:
         command = session.get(CommandRecord, command_id)
         if command is None:
             return CommandStatus.REJECTED
+        if command.status != CommandStatus.PENDING:
+            return CommandStatus(command.status)
         game_id = command.game_id
-    for _ in range(CONFLICT_RETRIES):
-        try:
-            return rt.in_game(game_id, lambda session, table: _decide_command(rt, session, table, command_id))
-        except VersionConflict:
-            continue
-    raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
+
+    def decide_in_order() -> str:
+        for _ in range(CONFLICT_RETRIES):
+            try:
+                return rt.in_game(
+                    game_id, lambda session, table: _decide_up_to(rt, session, table, command_id)
+                )
+            except VersionConflict:
+                continue
+        raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
+
+    return retry_on_disconnect(decide_in_order)
+
+
+def _decide_up_to(
+    rt: Runtime, session: Session, table: Table, command_id: int
+) -> tuple[CommandStatus, list[OutboxMail]]:
+    """Under the game's lock: the game's pending commands up to `command_id` decided in the order they
+    were submitted (read again: another worker may have decided some while this one waited)."""
+    pending = session.exec(
+        select(CommandRecord)
+        .where(
+            CommandRecord.game_id == table.game_id,
+            CommandRecord.status == CommandStatus.PENDING,
+            col(CommandRecord.id) <= command_id,
+        )
+        .order_by(col(CommandRecord.id))
+    ).all()
+    mails: list[OutboxMail] = []
+    for command in pending:
+        table, caused = _decide_command(rt, session, table, command)
+        mails.extend(caused)
+    decided = session.get(CommandRecord, command_id)
+    assert decided is not None
+    return CommandStatus(decided.status), mails
 
 
 def _decide_command(
-    rt: Runtime, session: Session, before: Table, command_id: int
-) -> tuple[CommandStatus, list[OutboxMail]]:
-    """Under the game's lock: the command decided (read again: another worker may have decided it
-    while this one waited) and, if legal, its events and what follows them appended."""
-    command = session.get(CommandRecord, command_id)
-    assert command is not None
-    if command.status != CommandStatus.PENDING:
-        return CommandStatus(command.status), []
+    rt: Runtime, session: Session, before: Table, command: CommandRecord
+) -> tuple[Table, list[OutboxMail]]:
+    """One pending command decided and, if legal, its events and what follows them appended; the
+    table after it and the mails it caused."""
     verdict = decide(before, command.seat, command.seq, command.action)
     now = rt.clock.now()
     command.decided_at = now
@@ -179,12 +261,11 @@ def _decide_command(
         command.status = CommandStatus.REJECTED
         msgid, params = verdict.message or (N_("The move was refused."), {})
         command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
-        return command.status, []
+        return before, []
     after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
     seat = before.seats[command.seat]
     if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
         seat.keeper = SeatKeeper.PLAYER
         session.add(seat)
-    _, mails = finish_moves(rt, session, before, after, now)
     command.status = CommandStatus.ACCEPTED
-    return command.status, mails
+    return finish_moves(rt, session, before, after, now)

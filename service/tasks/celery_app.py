@@ -36,8 +36,21 @@ def init_celery(app: Flask) -> Celery:
         # Redis redelivers unacknowledged messages after the visibility timeout; we never schedule
         # long countdowns or ETAs on Redis (they would be redelivered early and duplicated):
         # retries, reminders and timeouts are due times in the database, found by the periodic tasks.
-        broker_transport_options={"visibility_timeout": 3600},
+        # A short connect timeout keeps a web request from hanging on a broker that is away (the
+        # command then waits in the database for the sweep).
+        broker_transport_options={"visibility_timeout": 3600, "socket_connect_timeout": 5},
+        # Workers and beat wait for the broker to come back, however long it is away, rather than exit.
         broker_connection_retry_on_startup=True,
+        broker_connection_retry=True,
+        broker_connection_max_retries=None,
+        worker_cancel_long_running_tasks_on_connection_loss=True,  # idempotent: redelivered, run again
+        # Publishing from a web request: a few quick tries, then the sweep's turn.
+        task_publish_retry_policy={
+            "max_retries": 2,
+            "interval_start": 0,
+            "interval_step": 0.5,
+            "interval_max": 1,
+        },
         task_default_queue="pbem",
         beat_schedule={
             "sweep": {
@@ -46,7 +59,7 @@ def init_celery(app: Flask) -> Celery:
             },
             "digests": {
                 "task": "pbem.send_digests",
-                "schedule": app.config["PBEM"]["SWEEP_INTERVAL_SECONDS"],
+                "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
             },
             "clocks": {
                 "task": "pbem.run_clocks",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from service.health import record_beat
 from service.mail.delivery import deliver
 from service.mail.digest import send_due_digests
 from service.play.moves import apply_command
@@ -31,8 +32,10 @@ def send_mail(self: Task, mail_id: int) -> bool | None:
 
 @shared_task(name="pbem.sweep")
 def sweep() -> tuple[int, int]:
-    """Re-queue unsent mail and lost moves."""
-    return sweep_all(runtime())
+    """Note the beat's tick, then re-queue unsent mail and lost moves."""
+    rt = runtime()
+    record_beat(rt)
+    return sweep_all(rt)
 
 
 @shared_task(name="pbem.send_digests")

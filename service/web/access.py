@@ -13,6 +13,7 @@ from flask_babel import refresh
 from service.eventlog.models import SeatKeeper
 from service.eventlog.store import GameNotFound, Table
 from service.links import GameLink, LinkError
+from service.play.moves import pending_command
 from service.reading import reader_language
 from service.runtime import Runtime
 
@@ -90,6 +91,16 @@ def _table(rt: Runtime, game_id: str) -> Table:
         return rt.read_table(game_id)
     except GameNotFound:
         abort(404, _("There is no such game."))
+
+
+def player_summary(rt: Runtime, access: SeatAccess) -> dict[str, Any]:
+    """The seat's summary for its own page and JSON twin, with the move it made that is still being
+    played (`pending_command`): while there is one the seat is offered no other move."""
+    summary = seat_summary(access.table, access.seat)
+    pending = pending_command(rt, access.table.game_id, access.seat)
+    if pending is not None:
+        summary["legal_actions"] = []
+    return {**summary, "pending_command": pending}
 
 
 def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from service.play.moves import MoveOutcome, command_outcome, submit_move
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.turn_view import turn_json, turn_view
 from service.runtime import runtime
-from service.web.access import player_access, seat_summary
+from service.web.access import player_access, player_summary
 from service.web.play import STATUS_CODES
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -34,7 +34,7 @@ def state(token: str) -> ResponseReturnValue:
     access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
     turns = turn_json(turn_view(rt, access.table, access.seat))
-    return jsonify({**seat_summary(access.table, access.seat), **turns, "settings": settings.as_json()})
+    return jsonify({**player_summary(rt, access), **turns, "settings": settings.as_json()})
 
 
 @blueprint.post("/play/<token>")

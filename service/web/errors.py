@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, render_template, request
+import redis
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from kombu.exceptions import OperationalError as BrokerError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
+from service.db import database_unavailable
+
 log = logging.getLogger(__name__)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+RETRY_AFTER_SECONDS = 5
 
 
 def error_response(status: int, message: str, title: str | None = None) -> ResponseReturnValue:
@@ -26,7 +34,8 @@ def error_response(status: int, message: str, title: str | None = None) -> Respo
 
 
 def register_error_pages(app: Flask) -> None:
-    """Plain pages for HTTP errors, CSRF failures and unexpected exceptions."""
+    """Plain pages for HTTP errors, CSRF failures, a database or broker away (503) and unexpected
+    exceptions."""
 
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError) -> ResponseReturnValue:
@@ -38,7 +47,41 @@ def register_error_pages(app: Flask) -> None:
     def http_error(error: HTTPException) -> ResponseReturnValue:
         return error_response(error.code or 500, error.description or error.name, error.name)
 
+    @app.errorhandler(DBAPIError)
+    @app.errorhandler(PoolTimeout)
+    @app.errorhandler(redis.RedisError)
+    @app.errorhandler(BrokerError)
+    def service_away(error: Exception) -> ResponseReturnValue:
+        if isinstance(error, DBAPIError) and not database_unavailable(error):
+            return unexpected(error)
+        log.warning("%s %s: a service is unavailable: %s", request.method, request.path, error)
+        return unavailable()
+
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> ResponseReturnValue:
         log.exception("unhandled error on %s", request.path)
-        return error_response(500, _("The server hit an unexpected problem. Nothing was changed; try again."))
+        if request.method in SAFE_METHODS:
+            return error_response(
+                500, _("The server hit an unexpected problem. Nothing was changed; try again.")
+            )
+        return error_response(
+            500,
+            _(
+                "The server hit an unexpected problem, so what you sent may or may not have been saved. "
+                "Reload the page to see before you try again."
+            ),
+        )
+
+
+def unavailable() -> Response:
+    """503 with Retry-After while the database or the broker is away, saying what is known."""
+    if request.method in SAFE_METHODS:
+        message = _("The service is briefly unavailable. Nothing was changed; try again in a few seconds.")
+    else:
+        message = _(
+            "The service is briefly unavailable, so what you sent may not have been saved. Reload the page "
+            "in a few seconds to see; sending a move again is safe, as a move is never played twice."
+        )
+    response = make_response(error_response(503, message, _("Back in a moment")))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

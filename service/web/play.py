@@ -23,7 +23,7 @@ from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import player_viewer, recent_lines, replay_of
 from service.runtime import runtime
-from service.web.access import SeatAccess, player_access, seat_summary
+from service.web.access import SeatAccess, player_access, player_summary, seat_summary
 from service.web.forms import VacationForm
 from service.zones import zone_choices
 
@@ -54,12 +54,15 @@ def render_seat_page(
     rt = runtime()
     table = access.table
     settings = SeatSettings.of(table.seats[access.seat])
+    page = player_summary(rt, access)
+    if page["pending_command"] is not None and (outcome is None or outcome.status != MoveStatus.PENDING):
+        outcome = command_outcome(rt, table.game_id, access.seat, page["pending_command"])
     if vacation_form is None:
         vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
     return (
         render_template(
             "play.html",
-            page=seat_summary(table, access.seat),
+            page=page,
             turns=turn_view(rt, table, access.seat),
             recent=recent_lines(
                 table, replay_of(rt.replays, table), player_viewer(table, access.seat), RECENT_LINES
