@@ -126,7 +126,8 @@ def move(token: str) -> Response | tuple[str, int]:
     access = player_access(rt, token)
     seq, action = parse_move_form(request.form)
     game_entry = entry(access.table.record.game)
-    if game_entry.needs_confirmation(action) and request.form.get("confirmed") != "yes":
+    summary = seat_summary(access.table, access.seat)
+    if game_entry.needs_confirmation(action, summary["legal_actions"]) and request.form.get("confirmed") != "yes":
         return render_template(
             "confirm.html",
             title=game_title(access.table),
@@ -134,7 +135,7 @@ def move(token: str) -> Response | tuple[str, int]:
             seq=seq,
             action=action,
             action_json=json.dumps(action),
-            page=seat_summary(access.table, access.seat),
+            page=summary,
             table=table_reading(access.table),
             entry=game_entry,
         ), 200

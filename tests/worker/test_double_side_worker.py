@@ -83,7 +83,7 @@ def play_by_page_links(client: FlaskClient, links: list[str], trumps: list[str])
             assert action in offered
         else:
             action = offered[0]
-        data = {**form.fields, "action": json.dumps(action)}
+        data = form.data(action)
         response = client.post(links[seat], data=data)
         if "trump" in action:
             assert response.status_code == 200 and b'name="confirmed"' in response.data
