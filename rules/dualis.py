@@ -791,7 +791,13 @@ class Dualis(Game[State]):
             # What may be played, and what would win, would tell of the face-down cards.
             view["choices"] = []
             view["hand_by_suit"] = [
-                {**group, "cards": [{**c, "playable": None, "coin_possible": None, "why_not": None} for c in group["cards"]]}
+                {
+                    **group,
+                    "cards": [
+                        {**c, "playable": None, "coin_possible": None, "why_not": None}
+                        for c in group["cards"]
+                    ],
+                }
                 for group in view["hand_by_suit"] or ()
             ] or None
         shown = [

@@ -127,7 +127,10 @@ def move(token: str) -> Response | tuple[str, int]:
     seq, action = parse_move_form(request.form)
     game_entry = entry(access.table.record.game)
     summary = seat_summary(access.table, access.seat)
-    if game_entry.needs_confirmation(action, summary["legal_actions"]) and request.form.get("confirmed") != "yes":
+    if (
+        game_entry.needs_confirmation(action, summary["legal_actions"])
+        and request.form.get("confirmed") != "yes"
+    ):
         return render_template(
             "confirm.html",
             title=game_title(access.table),

@@ -30,4 +30,6 @@ def test_hand_cards_are_drawn_in_their_colour_and_the_coin_box_says_what_it_does
     }
     assert colours and all(colour == (RED if "red" in kind else BLUE) for kind, colour in colours.items())
     preview = page.locator("ul.coin-preview").inner_text()
-    assert "Blue card + Red coin: it counts Red" in preview and "Red card + Blue coin: it counts Blue" in preview
+    assert (
+        "Blue card + Red coin: it counts Red" in preview and "Red card + Blue coin: it counts Blue" in preview
+    )

@@ -42,7 +42,7 @@ def tap_a_move(page: Page, game: str, state: dict[str, Any]) -> str:
         page.locator("[data-legal-move]").first.click()
         return "+".join(pair)
     card = next(a["card"] for a in state["legal_actions"] if "card" in a)
-    page.locator(f"[data-legal-move][value='{{\"card\": \"{card}\"}}']").click()
+    page.locator(f'[data-legal-move][value=\'{{"card": "{card}"}}\']').click()
     return str(card)
 
 
@@ -79,7 +79,7 @@ def test_the_move_is_in_the_first_screen_and_a_tap_plays_it(
             expect(page.locator("[data-revealed], [data-last-war]").first).to_be_visible()
     else:
         assert played not in [c["card"] if isinstance(c, dict) else c for c in after["view"]["hand"] or []]
-        assert page.locator(f"[data-legal-move][value='{{\"card\": \"{played}\"}}']").count() == 0
+        assert page.locator(f'[data-legal-move][value=\'{{"card": "{played}"}}\']').count() == 0
 
 
 def a_dualis_turn_with_cards_it_may_not_play(app: Flask) -> str:

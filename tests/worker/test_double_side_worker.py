@@ -7,7 +7,6 @@ and the winners follow from the dice: the games are short and their results know
 
 from __future__ import annotations
 
-import json
 import time
 from email.message import Message
 
