@@ -97,6 +97,10 @@ def number(card: str, side: str) -> int:
     return _NUMBER[(card, side)]
 
 
+# Why a card of another colour may not be played, as a page gives the reason.
+MUST_FOLLOW_COLOUR = N_("You must follow the colour led while you hold a card of it.")
+
+
 def side_of_trick(trick_number: int) -> str:
     """Which side decides a trick: black for tricks 1-6 of a round, white for 7-12."""
     return BLACK if trick_number <= TURN_OVER_AFTER else WHITE
@@ -701,7 +705,8 @@ class DoubleSide(Game[State]):
         }
 
     def _hand_view(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """The seat's own cards in hand order, each with both numbers and whether it may be played."""
+        """The seat's own cards in hand order, each with both numbers, whether it may be played and, on
+        the seat's turn, why not."""
         side = state.side
         may = (
             set(self._playable(state, seat))
@@ -709,7 +714,11 @@ class DoubleSide(Game[State]):
             else set()
         )
         hand = sorted(state.hands[seat], key=sort_key(side)) if state.hands else []
-        return [{**card_info(card, side), "playable": card in may} for card in hand]
+        why_not = MUST_FOLLOW_COLOUR if may else None
+        return [
+            {**card_info(card, side), "playable": card in may, "why_not": None if card in may else why_not}
+            for card in hand
+        ]
 
     def _current_trick_view(self, state: State) -> dict[str, Any] | None:
         """The trick on the table: number, leader, led colour and the plays so far; None between rounds."""
@@ -794,7 +803,7 @@ class DoubleSide(Game[State]):
                 "plays": [face_down_play(p) for p in trick["plays"]],
             }
             # Which cards may follow would tell the face-down led colour.
-            view["hand"] = [{**card, "playable": None} for card in view["hand"]]
+            view["hand"] = [{**card, "playable": None, "why_not": None} for card in view["hand"]]
         view["tricks"] = [
             t if window.shows(state.round, t["number"]) else _face_down_trick(t) for t in view["tricks"]
         ]

@@ -66,6 +66,8 @@ from rules.tricks import (
 SUITS = ("S", "M")
 COLOURS = ("R", "B")
 OPPOSITE = {"R": "B", "B": "R"}
+# Why a card of another suit may not be played: the refusal, and the reason a page gives for it.
+MUST_FOLLOW = {"S": N_("You must follow suit: play a Star."), "M": N_("You must follow suit: play a Moon.")}
 # Stars before Moons, then by number, Red before Blue: the order a hand is shown in.
 CARDS: tuple[str, ...] = tuple(f"{s}{n}{c}" for s in SUITS for n in range(1, 14) for c in COLOURS)
 CARD_INFO: dict[str, tuple[str, int, str]] = {card: (card[0], int(card[1:-1]), card[-1]) for card in CARDS}
@@ -526,11 +528,7 @@ class Dualis(Game[State]):
         require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card)
         led = self.led_suit(state)
         if led is not None and suit_of(card) != led and any(suit_of(c) == led for c in state.hands[seat]):
-            raise IllegalAction(
-                N_("You must follow suit: play a Star.")
-                if led == "S"
-                else N_("You must follow suit: play a Moon.")
-            )
+            raise IllegalAction(MUST_FOLLOW[led])
         if coin and not self.coin_left(state, card):
             wanted = OPPOSITE[CARD_INFO[card][2]]
             raise IllegalAction(
@@ -712,8 +710,11 @@ class Dualis(Game[State]):
         ]
 
     def _hand_view(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """The seat's hand grouped by suit (Stars, then Moons), marking the playable cards."""
+        """The seat's hand grouped by suit (Stars, then Moons), marking the playable cards and, on the
+        seat's turn, why a card may not be played."""
         legal = set(self.playable_cards(state, seat))
+        led = self.led_suit(state)
+        why_not = MUST_FOLLOW[led] if legal and led else None
         groups = []
         for suit in SUITS:
             cards = [
@@ -724,6 +725,7 @@ class Dualis(Game[State]):
                     "colour": CARD_INFO[card][2],
                     "playable": card in legal,
                     "coin_possible": card in legal and self.coin_left(state, card),
+                    "why_not": None if card in legal else why_not,
                 }
                 for card in state.hands[seat]
                 if suit_of(card) == suit
@@ -789,7 +791,13 @@ class Dualis(Game[State]):
             # What may be played, and what would win, would tell of the face-down cards.
             view["choices"] = []
             view["hand_by_suit"] = [
-                {**group, "cards": [{**c, "playable": None, "coin_possible": None} for c in group["cards"]]}
+                {
+                    **group,
+                    "cards": [
+                        {**c, "playable": None, "coin_possible": None, "why_not": None}
+                        for c in group["cards"]
+                    ],
+                }
                 for group in view["hand_by_suit"] or ()
             ] or None
         shown = [

@@ -32,9 +32,10 @@ class GameEntry:
         """The query of a table's link to the rules page: the table's options switched on, as "1"."""
         return {"table": "1", **{key: "1" for key in self.option_labels if options.get(key)}}
 
-    def needs_confirmation(self, action: dict[str, Any]) -> bool:
-        """Whether a mistap of this action is likely and costly enough to ask first."""
-        return any(action.get(key) for key in self.confirm_keys)
+    def needs_confirmation(self, action: dict[str, Any], legal_actions: list[dict[str, Any]]) -> bool:
+        """Whether a mistap of this action is costly enough to ask first: never for a seat's only
+        legal move (it cannot be wrong)."""
+        return len(legal_actions) > 1 and any(action.get(key) for key in self.confirm_keys)
 
 
 CATALOG: dict[str, GameEntry] = {

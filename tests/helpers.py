@@ -26,14 +26,45 @@ class Form:
     action: str
     fields: dict[str, str] = field(default_factory=dict)
     buttons: list[tuple[str, str]] = field(default_factory=list)  # (name, value) of submit buttons
+    ticks: list[tuple[str, str]] = field(default_factory=list)  # (name, value) of checkboxes
+    coin_cards: set[str] = field(default_factory=set)  # the cards whose buttons may take a coin
 
     def actions(self) -> list[dict[str, Any]]:
-        """The move each `action` button would submit."""
-        return [json.loads(value) for name, value in self.buttons if name == "action"]
+        """Every move the form can submit: each `action` button's, a card's with the coin box ticked
+        (where its button says a coin can be taken), and a set button's with any two ticked cards."""
+        moves: list[dict[str, Any]] = []
+        for name, value in self.buttons:
+            if name != "action":
+                continue
+            action = json.loads(value)
+            if action == {"set": []}:
+                moves += [{"set": pair} for pair in self.tickable_pairs()]
+                continue
+            moves.append(action)
+            if action.get("card") in self.coin_cards:
+                moves.append({**action, "coin": True})
+        return [move for n, move in enumerate(moves) if move not in moves[:n]]
+
+    def tickable_pairs(self) -> list[list[str]]:
+        """Each sorted pair of the `set` boxes, as ticking two of them would send."""
+        cards = [value for name, value in self.ticks if name == "set"]
+        return [sorted((a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+
+    def data(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The fields a browser sends for `action` (hidden fields included): the button pressed, with
+        the coin box or the `set` boxes ticked as the move needs."""
+        values = [json.loads(value) for name, value in self.buttons if name == "action"]
+        if action in values:
+            return {**self.fields, "action": json.dumps(action)}
+        if action.get("coin") and {"card": action["card"]} in values:
+            return {**self.fields, "action": json.dumps({"card": action["card"]}), "coin": "yes"}
+        if "set" in action and {"set": []} in values:
+            return {**self.fields, "action": json.dumps({"set": []}), "set": list(action["set"])}
+        raise AssertionError(f"the form offers no way to submit {action}")
 
 
 class FormParser(HTMLParser):
-    """Every <form> of a page with its hidden inputs and submit buttons."""
+    """Every <form> of a page with its hidden inputs, checkboxes and submit buttons."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -43,10 +74,17 @@ class FormParser(HTMLParser):
         a = {k: v or "" for k, v in attrs}
         if tag == "form":
             self.forms.append(Form(a.get("action", "")))
-        elif self.forms and tag == "input" and a.get("type") == "hidden":
-            self.forms[-1].fields[a["name"]] = a.get("value", "")
-        elif self.forms and tag == "button" and a.get("name"):
-            self.forms[-1].buttons.append((a["name"], a.get("value", "")))
+        if tag == "form" or not self.forms:
+            return
+        form = self.forms[-1]
+        if tag == "input" and a.get("type") == "hidden":
+            form.fields[a["name"]] = a.get("value", "")
+        elif tag == "input" and a.get("type") == "checkbox":
+            form.ticks.append((a["name"], a.get("value", "")))
+        elif tag == "button" and a.get("name") and "disabled" not in a:
+            form.buttons.append((a["name"], a.get("value", "")))
+            if "data-coin" in a:
+                form.coin_cards.add(json.loads(a["value"])["card"])
 
 
 def forms(html: str) -> list[Form]:

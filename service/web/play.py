@@ -21,7 +21,7 @@ from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
-from service.replay.steps import player_viewer, recent_lines, replay_of
+from service.replay.steps import lines_since_last_move, player_viewer, recent_lines, replay_of
 from service.runtime import runtime
 from service.web.access import SeatAccess, player_access, player_summary, seat_summary
 from service.web.forms import VacationForm
@@ -59,14 +59,14 @@ def render_seat_page(
         outcome = command_outcome(rt, table.game_id, access.seat, page["pending_command"])
     if vacation_form is None:
         vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
+    replay = replay_of(rt.replays, table)
     return (
         render_template(
             "play.html",
             page=page,
             turns=turn_view(rt, table, access.seat),
-            recent=recent_lines(
-                table, replay_of(rt.replays, table), player_viewer(table, access.seat), RECENT_LINES
-            ),
+            recent=recent_lines(table, replay, player_viewer(table, access.seat), RECENT_LINES),
+            since=lines_since_last_move(table, replay, access.seat) if table.active else [],
             table=table_reading(table),
             entry=entry(table.record.game),
             title=game_title(table),
@@ -100,12 +100,27 @@ def parse_move_form(form: Any) -> tuple[int, dict[str, Any]]:
     """The seq and action a move form carries; 400 for anything malformed."""
     try:
         seq = int(form.get("seq", ""))
-        action = json.loads(form.get("action", ""))
+        action = form_action(form)
     except (TypeError, ValueError):
         abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
     if not isinstance(action, dict):
         abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
     return seq, action
+
+
+def form_action(form: Any) -> object:
+    """The action a move form submits: the pressed button's JSON `action`, completed by the form's
+    choices made before the button: "coin": true when the coin box is ticked (Duālis: a coin is taken
+    with the card), the ticked hand cards for a button that sets an empty pair (Dupli: `set`, one field
+    per card). The rules judge the result."""
+    action = json.loads(form.get("action", ""))
+    if not isinstance(action, dict):
+        return action
+    if "card" in action and form.get("coin") == "yes":
+        return {**action, "coin": True}
+    if action.get("set") == []:
+        return {"set": sorted(form.getlist("set"))}
+    return action
 
 
 @blueprint.post("/play/<token>")
@@ -114,7 +129,11 @@ def move(token: str) -> Response | tuple[str, int]:
     access = player_access(rt, token)
     seq, action = parse_move_form(request.form)
     game_entry = entry(access.table.record.game)
-    if game_entry.needs_confirmation(action) and request.form.get("confirmed") != "yes":
+    summary = seat_summary(access.table, access.seat)
+    if (
+        game_entry.needs_confirmation(action, summary["legal_actions"])
+        and request.form.get("confirmed") != "yes"
+    ):
         return render_template(
             "confirm.html",
             title=game_title(access.table),
@@ -122,7 +141,7 @@ def move(token: str) -> Response | tuple[str, int]:
             seq=seq,
             action=action,
             action_json=json.dumps(action),
-            page=seat_summary(access.table, access.seat),
+            page=summary,
             table=table_reading(access.table),
             entry=game_entry,
         ), 200

@@ -1,4 +1,5 @@
-"""Duālis's coin choices are drawn in the colour the coin turns the card to (a Red coin is red)."""
+"""Duālis's hand cards are drawn in their colour (a Red card's button is red), and the coin box says
+what a coin of each colour would do."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from service.play.hosting import Player, create_game
 RED, BLUE = "rgb(179, 38, 30)", "rgb(31, 79, 168)"
 
 
-def test_coin_buttons_are_drawn_in_their_coins_colour(
+def test_hand_cards_are_drawn_in_their_colour_and_the_coin_box_says_what_it_does(
     live_server: tuple[str, Flask],
     page,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -21,10 +22,14 @@ def test_coin_buttons_are_drawn_in_their_coins_colour(
         game_id = create_game(rt, "dualis", players, players[0], {"first_leader": 0}, seed=5)
         link = player_url(rt, rt.read_table(game_id), 0)
     page.goto(link)
-    coins = page.locator("button[aria-label$='with a coin']")
-    assert coins.count() > 0
+    cards = page.locator("button[data-legal-move]")
+    assert cards.count() > 0
     colours = {
-        coins.nth(n).get_attribute("class"): coins.nth(n).evaluate("b => getComputedStyle(b).borderTopColor")
-        for n in range(coins.count())
+        cards.nth(n).get_attribute("class"): cards.nth(n).evaluate("b => getComputedStyle(b).borderTopColor")
+        for n in range(cards.count())
     }
-    assert colours and all(colour == (RED if kind == "red" else BLUE) for kind, colour in colours.items())
+    assert colours and all(colour == (RED if "red" in kind else BLUE) for kind, colour in colours.items())
+    preview = page.locator("ul.coin-preview").inner_text()
+    assert (
+        "Blue card + Red coin: it counts Red" in preview and "Red card + Blue coin: it counts Blue" in preview
+    )

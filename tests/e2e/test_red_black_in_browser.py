@@ -28,10 +28,10 @@ def test_invitation_from_outbox_to_a_played_card(live_server: tuple[str, Flask],
     page.get_by_role("link", name="Open my game").click()
     expect(page.get_by_text("Your move.")).to_be_visible()
 
-    page.locator("form.moves button.card-button").first.click()
+    page.locator("[data-legal-move]").first.click()
     status = page.locator("[data-outcome]")
     expect(status).to_have_attribute("data-outcome", "accepted")
     expect(status).to_contain_text("Your move was played.")
-    expect(page.get_by_text("card placed").first).to_be_visible()
+    expect(page.locator("[data-comparison]")).to_contain_text("yours, face down")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "red_black_after_camp_card.png"), full_page=True)

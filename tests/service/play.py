@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.helpers import mails, move_form, play_path
+from tests.helpers import Form, mails, move_form, play_path
 
 MOVE_LIMIT = 5000
 
@@ -35,13 +34,22 @@ def play_by_pages(client: FlaskClient, links: list[str], rng: random.Random) -> 
         if not waiting:
             return moves
         link, form = rng.choice(waiting)
-        action = choose(rng, form.actions())
-        data = {**form.fields, "action": json.dumps(action)}
+        action = choose(rng, offered_moves(client, link, form))
+        data = form.data(action)
         response = client.post(link, data=data)
         if response.status_code == 200 and b'name="confirmed"' in response.data:
             response = client.post(link, data={**data, "confirmed": "yes"})
         assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     raise AssertionError("the game did not end")
+
+
+def offered_moves(client: FlaskClient, link: str, form: Form) -> list[dict[str, Any]]:
+    """The legal moves the page's form can submit; every legal move must be among them (a ticked
+    pair the rules refuse, e.g. Tyranny with Benevolence, is offered by the boxes but not legal)."""
+    legal = client.get("/api" + link).get_json()["legal_actions"]
+    offered = form.actions()
+    assert all(action in offered for action in legal), (legal, offered)
+    return legal
 
 
 def _owes_move(client: FlaskClient, link: str) -> bool:

@@ -70,7 +70,7 @@ def play_through_pages(app: Flask, client: FlaskClient, game_id: str, links: lis
         assert_no_hidden_cards(app, game_id, seat, html)
         form = move_form(html)
         assert form is not None, text_of(html)
-        data = {**form.fields, "action": json.dumps(rng.choice(form.actions()))}
+        data = form.data(rng.choice(form.actions()))
         response = client.post(links[seat], data=data)
         if response.status_code == 200 and b'name="confirmed"' in response.data:
             confirmations += 1
@@ -160,7 +160,8 @@ def test_dice_targets_sides_and_tricks_on_the_page(app: Flask, client: FlaskClie
     assert "0 of 2" in page and "2 points needed to win" in page
     assert "Bo (you) to play" in page and "Black numbers (●) count in tricks 1–6" in page
     assert "0 ✓ on target" in page and "0 ✗ off target" in page  # Ann's 6 counts as 0 tricks
-    assert "Blue ● 1 white 7" in page and "Red" not in page.split("Your hand")[1].split("Lead")[0]
+    hand = page.split("Lead a card")[1].split("The whole table")[0]
+    assert "Blue ● 1 white 7" in hand and "Red" not in hand
     api = client.get("/api" + links[1]).get_json()
     assert api["view"]["players"][0]["on_target"] is True
     rng = random.Random(4)
@@ -189,7 +190,7 @@ def test_dice_targets_sides_and_tricks_on_the_page(app: Flask, client: FlaskClie
     client.post("/api" + links[state["seat"]], json={"action": {"card": card}, "seq": state["seq"]})
     other = text_of(client.get(links[(state["seat"] + 1) % 3]).get_data(as_text=True))
     assert "Trick 7 on the table" in other and f"led {('Red', 'Blue', 'Green')[state['seat']]}" in other
-    assert f"({('Red', 'Blue', 'Green')[state['seat']]} was led)" in other
+    assert f"Play a card: {('Red', 'Blue', 'Green')[state['seat']]} was led" in other
 
 
 def test_your_turn_mail_tells_what_happened_since_the_last_card(app: Flask, client: FlaskClient) -> None:

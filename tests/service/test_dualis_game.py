@@ -83,12 +83,12 @@ def play_by_pages(app: Flask, client: FlaskClient, links: list[str], rng: random
             )
             check_page_secrets(app, html, seat)
         action = rng.choice(form.actions())
-        data = {**form.fields, "action": json.dumps(action)}
+        data = form.data(action)
         response = client.post(links[seat], data=data)
         if action.get("coin"):
             coins += 1
             assert response.status_code == 200 and b'name="confirmed"' in response.data
-            assert "with a coin? It becomes" in response.get_data(as_text=True)
+            assert "It becomes" in response.get_data(as_text=True)
             response = client.post(links[seat], data={**data, "confirmed": "yes"})
         assert response.status_code == 303, response.get_data(as_text=True)[:2000]
         moves += 1
@@ -240,20 +240,20 @@ def start_fixed(app: Flask, **options: Any) -> list[str]:
     return seat_links(app, EMAILS)
 
 
-def test_play_page_shows_hand_by_suit_coin_choices_and_centre(app: Flask, client: FlaskClient) -> None:
+def test_play_page_hand_is_the_move_with_the_coin_box_and_centre(app: Flask, client: FlaskClient) -> None:
     links = start_fixed(app, high_low=True)
     html = client.get(links[0]).get_data(as_text=True)
     view = client.get("/api" + links[0]).get_json()["view"]
-    assert "★ Star: " in html and "☾ Moon: " in html  # hand grouped by suit, suit named in words
+    for card in view["hand"]:  # the hand is the move: each card a button named in words
+        assert f'data-card="{card}" data-legal-move' in html
+    assert 'aria-label="Play Star ' in html and 'aria-label="Play Moon ' in html
     assert "7 Red ▲ / 7 Blue ▼" in html and "no trump (equal coins)" in html
-    assert "Play a Star" in html and "with a Blue coin" in html and "with a Red coin" in html
-    choice = next(c for c in view["choices"] if c["coin"])
-    after = choice["centre_after"]
-    assert f"Centre after: {after['R']} Red ▲ / {after['B']} Blue ▼." in html
+    assert 'name="coin" value="yes"' in html  # the coin is one choice made before the card
+    for choice in (c for c in view["choices"] if c["coin"]):
+        after, colour = choice["centre_after"], "Red" if choice["effective_colour"] == "R" else "Blue"
+        assert f"it counts {colour}; centre {after['R']} Red ▲ / {after['B']} Blue ▼" in html
     assert "Direction: low numbers are strong (Blue lead)." in html  # a red card led with a coin
-    for card in view["hand"]:
-        assert f'data-card="{card}"' in html
-    assert "Your choices" not in client.get(links[1]).get_data(as_text=True)
+    assert "data-legal-move" not in client.get(links[1]).get_data(as_text=True)
     overview = client.get(f"/game/{the_game(app).game_id}").get_data(as_text=True)
     assert "Your hand" not in overview and not DATA_CARD.findall(overview)
 
@@ -265,7 +265,7 @@ def test_trick_in_progress_and_last_trick_with_reason(app: Flask, client: FlaskC
     last = state["view"]["last_trick"]
     html = client.get(links[1]).get_data(as_text=True)
     assert "Last trick (trick 1)" in html and "won it with" in html and "at the end:" in html
-    assert html.count("● coin: now") == 4  # every card of the trick carried a coin
+    assert html.count("● coin: now") == 8  # every card carried a coin: at a glance, and with its reason below
     assert all(f'data-card="{p["card"]}"' in html for p in last["plays"])
     leader = state["to_act"][0]
     play_tricks_partial(client, links, 1)

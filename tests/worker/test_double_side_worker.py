@@ -7,7 +7,6 @@ and the winners follow from the dice: the games are short and their results know
 
 from __future__ import annotations
 
-import json
 import time
 from email.message import Message
 
@@ -83,7 +82,7 @@ def play_by_page_links(client: FlaskClient, links: list[str], trumps: list[str])
             assert action in offered
         else:
             action = offered[0]
-        data = {**form.fields, "action": json.dumps(action)}
+        data = form.data(action)
         response = client.post(links[seat], data=data)
         if "trump" in action:
             assert response.status_code == 200 and b'name="confirmed"' in response.data
