@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import render_template
+from flask_babel import gettext as _
 
 from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
@@ -41,8 +42,11 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind) -> bool:
 
 
 def game_title(table: Table) -> str:
-    """How mails and pages name a game: the game and its players."""
-    return f"{entry(table.record.game).title} · {', '.join(table.names)}"
+    """How mails and pages name a game: the game with the options it plays with, and its players
+    ("Duālis · Iso, High-Low, short — Ann, Bo, Cy"). It is also the subject of every mail about the
+    game, the same on each, so that every mail client threads them."""
+    game = entry(table.record.game).variant_title(table.record.options)
+    return _("%(game)s — %(players)s", game=game, players=", ".join(table.names))
 
 
 def player_url(rt: Runtime, table: Table, seat: int) -> str:
@@ -132,7 +136,7 @@ def draft_mail(
         seat=seat,
         to_name=to_name,
         to_email=to_email,
-        subject=str(kind.subject) % values,
+        subject=title,
         message_id=message_id,
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
@@ -152,7 +156,12 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
 def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: Any) -> OutboxMail:
     """An outbox row of this kind with these headers and its text and HTML bodies rendered from the
     kind's templates, written and due now, ready to store."""
-    values = {"to_name": headers["to_name"], "unsubscribe": headers["unsubscribe_url"], **values}
+    values = {
+        "to_name": headers["to_name"],
+        "unsubscribe": headers["unsubscribe_url"],
+        "headline": kind.headline(values),
+        **values,
+    }
     text, html = kind.templates
     now = rt.clock.now()
     return OutboxMail(

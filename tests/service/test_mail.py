@@ -14,7 +14,7 @@ from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, subject
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 
@@ -42,7 +42,7 @@ def test_invitations_are_delivered_as_text_and_html(tmp_path: Path, smtp_sink: S
     assert message.is_multipart()
     types = [part.get_content_type() for part in message.walk()]
     assert "text/plain" in types and "text/html" in types
-    assert message["Message-ID"].startswith("<") and "invited" in message["Subject"]
+    assert message["Message-ID"].startswith("<") and subject(message) == "Red and Black Duel — Ann, Bo"
     assert app.test_client().get("/outbox").status_code == 404  # mail is configured: no local outbox
 
 
@@ -60,6 +60,7 @@ def test_later_mails_thread_under_the_invitation(tmp_path: Path, smtp_sink: Smtp
     follow_ups = smtp_sink.collector.to(EMAILS[0])[1:]
     assert follow_ups, "the camp reveal should have sent a your-move mail"
     for message in follow_ups:
+        assert subject(message) == subject(invitation)  # Gmail threads equal subjects only
         assert message["In-Reply-To"] == invitation["Message-ID"]
         assert invitation["Message-ID"] in message["References"]
 
@@ -86,3 +87,19 @@ def test_mail_is_retried_until_the_server_is_back(tmp_path: Path, smtp_sink: Smt
         assert deliver(rt, failed[0].id) is None  # sent once, never twice
     assert {m.status for m in mails(app)} == {MailStatus.SENT}
     assert len(smtp_sink.collector.messages) == len(failed)
+
+
+def test_the_title_names_the_variant_and_every_mail_of_the_game_bears_it(app: Flask) -> None:
+    game_id = create_game(
+        app.extensions["pbem"],
+        "dualis",
+        [Player(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy")],
+        Player("Host", "host@example.org"),
+        options={"iso": True, "high_low": True, "short": True},
+        seed=1,
+    )
+    title = "Duālis · Iso, High-Low, short — Ann, Bo, Cy"
+    assert {m.subject for m in mails(app)} == {title}
+    assert f"<h1>{title}</h1>" in app.test_client().get(f"/game/{game_id}").get_data(as_text=True)
+    invitation = mails(app, to="bo@example.org", kind="invitation")[0]
+    assert invitation.text_body.startswith("You are invited\n")  # what the mail says comes first
