@@ -4,7 +4,7 @@ zone (when the reader chose no zone of their own)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from babel import Locale
@@ -30,6 +30,16 @@ def browser_may_localise(table: Table, seat: int | None) -> bool:
 def as_utc(moment: datetime) -> datetime:
     """A stored moment, timezone-aware (SQLite hands times back without their zone: UTC)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def next_local_hour(moment: datetime, zone: str, hour: int) -> datetime:
+    """The first time after `moment` that the clock in the zone reads `hour`:00 (in UTC)."""
+    tz = ZoneInfo(zone)
+    local = as_utc(moment).astimezone(tz)
+    at = datetime.combine(local.date(), time(hour), tzinfo=tz)
+    if at <= local:
+        at = datetime.combine(local.date() + timedelta(days=1), time(hour), tzinfo=tz)
+    return at.astimezone(UTC)
 
 
 def format_time(moment: datetime, zone: str) -> str:

@@ -11,6 +11,8 @@ link (in the footer and, at delivery, in the List-Unsubscribe header).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -21,6 +23,7 @@ from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.links import GameLink, MailReader, PlayerLink
+from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
@@ -31,14 +34,26 @@ from service.runtime import Runtime
 MAX_LINES = 60
 
 
-def wants_mail(table: Table, seat: int | None, kind: MailKind) -> bool:
+def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = False) -> bool:
     """Whether a seat (or the host when seat is None) is sent a mail of this kind: the one place the
-    readers' settings are applied (by `draft_mail`)."""
+    readers' settings are applied (by `draft_mail`). A reader of the daily digest still gets the
+    warnings the digest could bring too late: the reminder, and a mail asking for a move due
+    before their next digest (`urgent`)."""
     if not kind.nudge:
         return True
     if seat is None:
         return table.record.host_notify
-    return table.seats[seat].notify == NotifyMode.TURN
+    notify = table.seats[seat].notify
+    if notify == NotifyMode.DIGEST:
+        return kind == MailKind.REMINDER or urgent
+    return notify == NotifyMode.TURN
+
+
+def due_before_digest(rt: Runtime, table: Table, seat: int | None, due: datetime | None) -> bool:
+    """Whether a move is due before the reader's next daily digest (at DIGEST_HOUR in their zone)."""
+    if due is None:
+        return False
+    return as_utc(due) <= next_local_hour(rt.clock.now(), zone_name(table, seat), rt.settings["DIGEST_HOUR"])
 
 
 def game_title(table: Table) -> str:
@@ -104,11 +119,17 @@ def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
 
 
 def draft_mail(
-    rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any]
+    rt: Runtime,
+    table: Table,
+    kind: MailKind,
+    seat: int | None,
+    context: dict[str, Any],
+    due: datetime | None = None,
 ) -> OutboxMail | None:
-    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now;
-    None when the reader's setting turns this kind off."""
-    if not wants_mail(table, seat, kind):
+    """An outbox row for one reader (a seat, or the host when seat is None), bodies rendered now,
+    with `due`, the deadline of the reader's move if it has one, as the reader reads it; None when
+    the reader's setting turns this kind off."""
+    if not wants_mail(table, seat, kind, due_before_digest(rt, table, seat, due)):
         return None
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
@@ -126,6 +147,7 @@ def draft_mail(
         "names": table.names,
         "seat": seat,
         "overview": rt.link(f"/game/{table.game_id}"),
+        "due": format_time(due, zone_name(table, seat)) if due else None,
         **context,
     }
     return outbox_row(
@@ -175,8 +197,9 @@ def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: A
     )
 
 
-def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
-    """Each player's invitation with their link, and the host's management link."""
+def invitation_mails(rt: Runtime, table: Table, dues: Mapping[int, datetime]) -> list[OutboxMail]:
+    """Each player's invitation with their link (and the deadline of their first move, if it is
+    theirs in a timed game: `dues`, by seat), and the host's management link."""
     to_act = table.rules.to_act(table.state)
     return drafted(
         *(
@@ -192,6 +215,7 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                     "commitment": game_commitment(table),
                     "rules": rules_url(rt, table),
                 },
+                dues.get(seat.seat),
             )
             for seat in mailed_seats(table)
         ),
@@ -199,11 +223,14 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
     )
 
 
-def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMail]:
+def mails_after_move(
+    rt: Runtime, before: Table, after: Table, dues: Mapping[int, datetime]
+) -> list[OutboxMail]:
     """The mails that the moves from `before` to `after` cause, at most one per person: game over to
-    everyone; else "your move" to each seat that now owes a move and did not already (or that moved
-    meanwhile), "played for you" to a seat auto-play moved for, and a report to everyone when the
-    game's report events happened. A seat the seat-keeper plays for is never asked to move."""
+    everyone; else "your move" (with its deadline in a timed game: `dues`, by seat) to each seat
+    that now owes a move and did not already (or that moved meanwhile), "played for you" to a seat
+    auto-play moved for, and a report to everyone when the game's report events happened. A seat the
+    seat-keeper plays for is never asked to move."""
     if after.result is not None:
         return drafted(
             *(
@@ -243,5 +270,6 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
             "link": player_url(rt, after, seat.seat),
             "lines": lines_since_last_move(rt, after, seat.seat),
         }
-        mails.append(draft_mail(rt, after, kind, seat.seat, context))
+        due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
+        mails.append(draft_mail(rt, after, kind, seat.seat, context, due))
     return drafted(*mails)

@@ -83,8 +83,9 @@ DUE_HEADLINES: dict[MailKind, LazyString] = {
     MailKind.INVITATION: _l("You are invited, and it is your move: due %(due)s"),
     MailKind.YOUR_TURN: _l("Your move: due %(due)s"),
 }
-# In "digest" mode the daily digest tells what these would; the rest is the game's life (invitation,
-# setup, game over, links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
+# In "digest" mode the daily digest tells what these would (but the warnings it could bring too late
+# still go: see drafting.wants_mail); the rest is the game's life (invitation, setup, game over,
+# links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
 NUDGES = frozenset(
     {
         MailKind.YOUR_TURN,

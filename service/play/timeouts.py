@@ -23,7 +23,6 @@ from sqlmodel import Session, and_, col, or_, select
 
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
 from service.eventlog.store import Table
-from service.localtime import format_time, zone_name
 from service.mail.drafting import draft_mail, drafted, host_url, lines_since_last_move, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_for
@@ -117,10 +116,9 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     assert clock.due_at is not None
     context = {
         "link": player_url(rt, table, clock.seat),
-        "due": format_time(clock.due_at, zone_name(table, clock.seat)),
         "lines": lines_since_last_move(rt, table, clock.seat),
     }
-    return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context)
+    return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context, clock.due_at)
 
 
 def _time_out(
@@ -172,11 +170,10 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         session.add(clock)
         sync_clocks(session, table, now)
         assert clock.due_at is not None
-        context = {
-            "link": player_url(rt, table, clock.seat),
-            "due": format_time(clock.due_at, zone_name(table, clock.seat)),
-        }
-        return True, drafted(draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, context))
+        link = {"link": player_url(rt, table, clock.seat)}
+        return True, drafted(
+            draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, link, clock.due_at)
+        )
 
     if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")
