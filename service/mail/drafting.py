@@ -113,6 +113,11 @@ def mailed_seats(table: Table) -> list[SeatRecord]:
     return [seat for seat in table.seats if seat.keeper != SeatKeeper.BOT]
 
 
+def hosts(table: Table, seat: int) -> bool:
+    """Whether the seat's player is also the game's host (the same address, in any case)."""
+    return table.seats[seat].email.strip().lower() == table.record.host_email.strip().lower()
+
+
 def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
     """The seat's "since your last move" lines, from its replay's own lines (one rule for both)."""
     return replay_lines_since(table, replay_of(rt.replays, table), seat, MAX_LINES)
@@ -212,6 +217,8 @@ def invitation_mails(rt: Runtime, table: Table, dues: Mapping[int, datetime]) ->
                     "link": player_url(rt, table, seat.seat),
                     "your_move": seat.seat in to_act,
                     "lines": lines_since_last_move(rt, table, seat.seat),
+                    "hosting": hosts(table, seat.seat),
+                    "others": [name for other, name in enumerate(table.names) if other != seat.seat],
                     "commitment": game_commitment(table),
                     "rules": rules_url(rt, table),
                 },
@@ -232,23 +239,7 @@ def mails_after_move(
     auto-play moved for, and a report to everyone when the game's report events happened. A seat the
     seat-keeper plays for is never asked to move."""
     if after.result is not None:
-        return drafted(
-            *(
-                draft_mail(
-                    rt,
-                    after,
-                    MailKind.GAME_OVER,
-                    seat.seat,
-                    {
-                        "link": player_url(rt, after, seat.seat),
-                        "replay": replay_url(rt, after, seat.seat),
-                        "lines": lines_since_last_move(rt, after, seat.seat),
-                        "winners": [after.names[w] for w in after.result["winners"]],
-                    },
-                )
-                for seat in mailed_seats(after)
-            )
-        )
+        return game_over_mails(rt, after, after.result)
     rules = after.rules
     new = range(before.version, after.version)
     moved = {after.actors[i] for i in new}
@@ -272,4 +263,31 @@ def mails_after_move(
         }
         due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
         mails.append(draft_mail(rt, after, kind, seat.seat, context, due))
+    return drafted(*mails)
+
+
+def game_over_mails(rt: Runtime, table: Table, result: dict[str, Any]) -> list[OutboxMail]:
+    """Game over to every player, with their replay, and to a host who does not play, with the host
+    page and the game's history."""
+    winners = [table.names[w] for w in result["winners"]]
+    players = mailed_seats(table)
+    mails = [
+        draft_mail(
+            rt,
+            table,
+            MailKind.GAME_OVER,
+            seat.seat,
+            {
+                "link": player_url(rt, table, seat.seat),
+                "replay": replay_url(rt, table, seat.seat),
+                "lines": lines_since_last_move(rt, table, seat.seat),
+                "winners": winners,
+            },
+        )
+        for seat in players
+    ]
+    if not any(hosts(table, seat.seat) for seat in players):
+        history = rt.link(f"/game/{table.game_id}/history")
+        host = {"link": host_url(rt, table), "replay": history, "lines": [], "winners": winners}
+        mails.append(draft_mail(rt, table, MailKind.GAME_OVER, None, host))
     return drafted(*mails)

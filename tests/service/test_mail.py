@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from flask import Flask
@@ -14,6 +15,7 @@ from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails
+from tests.service.replay_games import finish_by_service
 from tests.smtp_sink import SmtpSink, subject
 
 EMAILS = ["ann@example.org", "bo@example.org"]
@@ -103,3 +105,26 @@ def test_the_title_names_the_variant_and_every_mail_of_the_game_bears_it(app: Fl
     assert f"<h1>{title}</h1>" in app.test_client().get(f"/game/{game_id}").get_data(as_text=True)
     invitation = mails(app, to="bo@example.org", kind="invitation")[0]
     assert invitation.text_body.startswith("You are invited\n")  # what the mail says comes first
+
+
+def test_a_host_who_does_not_play_gets_the_game_over_mail(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    game_id = new_game(rt)  # hosted by host@example.org, who does not play
+    finish_by_service(rt, game_id, random.Random(1))
+    (over,) = mails(app, to="host@example.org", kind="game_over")
+    assert over.text_body.startswith("Game over\n") and "Winner" in over.text_body
+    assert f"/game/{game_id}/history" in over.text_body and "/host/" in over.text_body
+    assert "as the host of this game" in over.text_body and "/play/" not in over.text_body
+    assert {m.to_email for m in mails(app, kind="game_over")} == {*EMAILS, "host@example.org"}
+
+
+def test_a_host_who_plays_is_invited_as_the_host_and_told_the_end_once(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    ann = Player("Ann", EMAILS[0])
+    game_id = create_game(rt, "red_black", [ann, Player("Bo", EMAILS[1])], Player("Ann", "Ann@Example.org"))
+    hosts, guests = (mails(app, to=email, kind="invitation")[0].text_body for email in EMAILS)
+    assert "You are hosting this game of Red and Black Duel by mail, with Bo." in hosts
+    assert "invites you" not in hosts
+    assert "Ann invites you to a game of Red and Black Duel by mail with Ann, Bo." in guests
+    finish_by_service(rt, game_id, random.Random(2))
+    assert [m.to_email for m in mails(app, kind="game_over")] == EMAILS

@@ -175,4 +175,4 @@ def test_when_every_seat_is_kept_the_game_plays_on_in_steps_of_the_beat(
         runs += 1
     made = moves_by_origin(app, game_id)
     assert runs > 1 and made[EventOrigin.BOT] == sum(made.values())
-    assert len(mails(app, kind="game_over")) == 2
+    assert len(mails(app, kind="game_over")) == 3  # both players and the host

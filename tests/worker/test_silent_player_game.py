@@ -59,7 +59,7 @@ def test_a_one_day_game_runs_to_its_end_with_one_player_silent(pg_app: Flask) ->
     assert all(game.origins[i] in (EventOrigin.PLAYER, EventOrigin.AUTO) for i in after)
     assert game.times[before[0]] == game.times[0] + timedelta(hours=24)  # the seat-keeper played at once
     assert assert_bot_moves_legal(game, 2) == len(before)
-    assert len(mails(pg_app, kind="game_over")) == 3
+    assert len(mails(pg_app, kind="game_over")) == 4  # the players and the host
     told = [m.text_body for m in mails(pg_app, to="ann@example.org", kind="your_turn")]
     assert any("(played by the seat-keeper)" in text for text in told)
 
