@@ -54,6 +54,13 @@ def format_time(moment: datetime, zone: str) -> str:
     return f"{text} ({zone})"
 
 
+def last_day(end: datetime, zone: str) -> str:
+    """The last day a span ending at `end` covers, in the zone and the reader's language ("Tue,
+    Jun 2" for a vacation that ends at Wednesday 00:00): an end date that reads as inclusive."""
+    day = (as_utc(end) - timedelta(microseconds=1)).astimezone(ZoneInfo(zone))
+    return format_skeleton("MMMEd", day, tzinfo=ZoneInfo(zone), locale=get_locale() or Locale.parse("en"))
+
+
 def time_tag(moment: datetime, zone: str, localise: bool = True) -> Markup:
     """`<time>` with the moment in ISO (UTC) and formatted in the zone; `localise` lets the page's
     script show it in the browser's zone instead."""

@@ -14,7 +14,7 @@ from sqlmodel import Session
 from rules.base import N_
 from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
-from service.localtime import format_time, zone_name
+from service.localtime import format_time, last_day, zone_name
 from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import sync_clocks, vacations
@@ -107,7 +107,7 @@ def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> Outbo
         "link": player_url(rt, table, reader),
         "name": table.names[vacation.seat],
         "starts": format_time(vacation.starts_at, zone),
-        "ends": format_time(vacation.ends_at, zone),
+        "last": last_day(vacation.ends_at, table.record.timezone),
     }
     return draft_mail(rt, table, MailKind.VACATION, reader, context)
 
