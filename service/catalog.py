@@ -86,7 +86,7 @@ CATALOG: dict[str, GameEntry] = {
         GameEntry(
             "dupli",
             _l("Dupli"),
-            _l("Set two policy cards a war; tyranny, benevolence and revolution over four wars."),
+            _l("Set two policy cards in secret each war; the strongest pair takes the field. Four wars."),
             {},
             frozenset({"cancel"}),
             frozenset({"WarResolved"}),
