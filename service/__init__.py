@@ -13,7 +13,7 @@ import templates
 from service.config import load_settings, secret_keys
 from service.db import make_engine, migrate
 from service.links import LinkSigner
-from service.localtime import format_time, time_tag
+from service.localtime import format_time, last_day, time_tag
 from service.runtime import Runtime
 
 csrf = CSRFProtect()
@@ -58,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.filters["local_time"] = time_tag
     app.jinja_env.filters["time_text"] = format_time
+    app.jinja_env.filters["last_day"] = last_day
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True

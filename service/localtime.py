@@ -4,7 +4,7 @@ zone (when the reader chose no zone of their own)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from babel import Locale
@@ -32,6 +32,16 @@ def as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def next_local_hour(moment: datetime, zone: str, hour: int) -> datetime:
+    """The first time after `moment` that the clock in the zone reads `hour`:00 (in UTC)."""
+    tz = ZoneInfo(zone)
+    local = as_utc(moment).astimezone(tz)
+    at = datetime.combine(local.date(), time(hour), tzinfo=tz)
+    if at <= local:
+        at = datetime.combine(local.date() + timedelta(days=1), time(hour), tzinfo=tz)
+    return at.astimezone(UTC)
+
+
 def format_time(moment: datetime, zone: str) -> str:
     """A moment as a date and time of day in the zone and the reader's language, zone named."""
     moment = as_utc(moment)
@@ -42,6 +52,13 @@ def format_time(moment: datetime, zone: str) -> str:
         format_skeleton("MMMEd", moment, tzinfo=tz, locale=locale),
     )
     return f"{text} ({zone})"
+
+
+def last_day(end: datetime, zone: str) -> str:
+    """The last day a span ending at `end` covers, in the zone and the reader's language ("Tue,
+    Jun 2" for a vacation that ends at Wednesday 00:00): an end date that reads as inclusive."""
+    day = (as_utc(end) - timedelta(microseconds=1)).astimezone(ZoneInfo(zone))
+    return format_skeleton("MMMEd", day, tzinfo=ZoneInfo(zone), locale=get_locale() or Locale.parse("en"))
 
 
 def time_tag(moment: datetime, zone: str, localise: bool = True) -> Markup:

@@ -36,6 +36,9 @@ class TableReading:
     public_replay: bool
     seats: tuple[SeatReading, ...]
     version: int
+    move_days: int  # 0: no time limit
+    weekend_pause: bool
+    timezone: str  # the game's
 
     @property
     def active(self) -> bool:
@@ -69,4 +72,7 @@ def table_reading(table: Table) -> TableReading:
             SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper)) for seat in table.seats
         ),
         version=table.version,
+        move_days=record.move_days,
+        weekend_pause=record.weekend_pause,
+        timezone=record.timezone,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import socket
 import threading
+from email.header import decode_header, make_header
 from email.message import Message
 
 from aiosmtpd.controller import Controller
@@ -14,6 +15,22 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def body(message: Message) -> str:
+    """The plain-text part of a delivered mail."""
+    part = next(p for p in message.walk() if p.get_content_type() == "text/plain")
+    return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+
+
+def headline(message: Message) -> str:
+    """What a delivered mail says in one line: the first line of its text."""
+    return body(message).splitlines()[0]
+
+
+def subject(message: Message) -> str:
+    """A delivered mail's subject, decoded and unfolded."""
+    return str(make_header(decode_header(message["Subject"]))).replace("\r\n", "")
 
 
 class Collector:

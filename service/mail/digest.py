@@ -154,17 +154,16 @@ def _digest_in_language(
     waiting_line = ngettext(
         "%(num)d game waits for your move", "%(num)d games wait for your move", len(games)
     )
-    subject = str(MailKind.DIGEST.subject) % {"waiting": waiting_line}
     message_id = new_message_id(rt, f"digest.{due.day.isoformat()}")
     return outbox_row(
         rt,
         MailKind.DIGEST,
-        {"games": games},
+        {"games": games, "waiting": waiting_line},
         game_id=None,
         seat=None,
         to_name=first.name,
         to_email=first.email,
-        subject=subject,
+        subject=MailKind.DIGEST.headline({"waiting": waiting_line}),
         message_id=message_id,
         thread_id=message_id,
         unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),

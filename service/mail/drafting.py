@@ -11,19 +11,21 @@ link (in the footer and, at delivery, in the List-Unsubscribe header).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import render_template
 from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE
 from service.links import GameLink, MailReader, PlayerLink
-from service.localtime import format_time, zone_name
+from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.reading import reader_language, table_reading
 from service.replay.fairness import game_commitment
@@ -34,19 +36,34 @@ from service.runtime import Runtime
 MAX_LINES = 60
 
 
-def wants_mail(table: Table, seat: int | None, kind: MailKind) -> bool:
+def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = False) -> bool:
     """Whether a seat (or the host when seat is None) is sent a mail of this kind: the one place the
-    readers' settings are applied (by `draft_mail`)."""
+    readers' settings are applied (by `draft_mail`). A reader of the daily digest still gets the
+    warnings the digest could bring too late: the reminder, and a mail asking for a move due
+    before their next digest (`urgent`)."""
     if not kind.nudge:
         return True
     if seat is None:
         return table.record.host_notify
-    return table.seats[seat].notify == NotifyMode.TURN
+    notify = table.seats[seat].notify
+    if notify == NotifyMode.DIGEST:
+        return kind == MailKind.REMINDER or urgent
+    return notify == NotifyMode.TURN
+
+
+def due_before_digest(rt: Runtime, table: Table, seat: int | None, due: datetime | None) -> bool:
+    """Whether a move is due before the reader's next daily digest (at DIGEST_HOUR in their zone)."""
+    if due is None:
+        return False
+    return as_utc(due) <= next_local_hour(rt.clock.now(), zone_name(table, seat), rt.settings["DIGEST_HOUR"])
 
 
 def game_title(table: Table) -> str:
-    """How mails and pages name a game: the game and its players."""
-    return f"{entry(table.record.game).title} · {', '.join(table.names)}"
+    """How mails and pages name a game: the game with the options it plays with, and its players
+    ("Duālis · Iso, High-Low, short — Ann, Bo, Cy"). It is also the subject of every mail about the
+    game, the same on each, so that every mail client threads them."""
+    game = entry(table.record.game).variant_title(table.record.options)
+    return _("%(game)s — %(players)s", game=game, players=", ".join(table.names))
 
 
 def player_url(rt: Runtime, table: Table, seat: int) -> str:
@@ -98,26 +115,48 @@ def mailed_seats(table: Table) -> list[SeatRecord]:
     return [seat for seat in table.seats if seat.keeper != SeatKeeper.BOT]
 
 
+def hosts(table: Table, seat: int) -> bool:
+    """Whether the seat's player is also the game's host (the same address, in any case)."""
+    return table.seats[seat].email.strip().lower() == table.record.host_email.strip().lower()
+
+
 def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
     """The seat's "since your last move" lines, from its replay's own lines (one rule for both)."""
     return replay_lines_since(table, replay_of(rt.replays, table), seat, MAX_LINES)
 
 
 def draft_mail(
-    rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any]
+    rt: Runtime,
+    table: Table,
+    kind: MailKind,
+    seat: int | None,
+    context: dict[str, Any],
+    due: datetime | None = None,
 ) -> OutboxMail | None:
     """An outbox row for one reader (a seat, or the host when seat is None), drafted now in the
-    reader's language with the seat's "since your last move" lines and the reader's time zone (the
-    templates write times with `time_text(zone)`); None when the reader's setting turns this kind off."""
-    if not wants_mail(table, seat, kind):
+    reader's language: with `due`, the deadline of the reader's move if it has one, the seat's "since
+    your last move" lines and the reader's time zone (templates write times with `time_text(zone)`);
+    None when the reader's setting turns this kind off."""
+    if not wants_mail(table, seat, kind, due_before_digest(rt, table, seat, due)):
         return None
-    language = reader_language(table, seat) or DEFAULT_LANGUAGE
+    language = mail_language(table, seat)
     with force_locale(language):
-        return _drafted_in_language(rt, table, kind, seat, context, language)
+        return _drafted_in_language(rt, table, kind, seat, context, due, language)
+
+
+def mail_language(table: Table, seat: int | None) -> str:
+    """The language mails to a seat (or the host) are drafted in."""
+    return reader_language(table, seat) or DEFAULT_LANGUAGE
 
 
 def _drafted_in_language(
-    rt: Runtime, table: Table, kind: MailKind, seat: int | None, context: dict[str, Any], language: str
+    rt: Runtime,
+    table: Table,
+    kind: MailKind,
+    seat: int | None,
+    context: dict[str, Any],
+    due: datetime | None,
+    language: str,
 ) -> OutboxMail:
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
@@ -135,7 +174,9 @@ def _drafted_in_language(
         "names": table.names,
         "seat": seat,
         "overview": rt.link(f"/game/{table.game_id}"),
+        "due": format_time(due, zone_name(table, seat)) if due else None,
         "zone": zone_name(table, seat),
+        "can_reply": seat is not None,
         "lines": lines_since_last_move(rt, table, seat) if seat is not None else [],
         **context,
     }
@@ -147,17 +188,12 @@ def _drafted_in_language(
         seat=seat,
         to_name=to_name,
         to_email=to_email,
-        subject=str(kind.subject) % {key: _said(value, values["zone"]) for key, value in values.items()},
+        subject=title,
         message_id=message_id,
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
         language=language,
     )
-
-
-def _said(value: Any, zone: str) -> Any:
-    """A value as a subject line writes it: a moment in the reader's zone and language."""
-    return format_time(value, zone) if isinstance(value, datetime) else value
 
 
 def drafted(*mails: OutboxMail | None) -> list[OutboxMail]:
@@ -173,7 +209,12 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
 def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: Any) -> OutboxMail:
     """An outbox row of this kind with these headers and its text and HTML bodies rendered from the
     kind's templates, written and due now, ready to store."""
-    values = {"to_name": headers["to_name"], "unsubscribe": headers["unsubscribe_url"], **values}
+    values = {
+        "to_name": headers["to_name"],
+        "unsubscribe": headers["unsubscribe_url"],
+        "headline": kind.headline(values),
+        **values,
+    }
     text, html = kind.templates
     now = rt.clock.now()
     return OutboxMail(
@@ -187,8 +228,9 @@ def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: A
     )
 
 
-def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
-    """Each player's invitation with their link, and the host's management link."""
+def invitation_mails(rt: Runtime, table: Table, dues: Mapping[int, datetime]) -> list[OutboxMail]:
+    """Each player's invitation with their link (and the deadline of their first move, if it is
+    theirs in a timed game: `dues`, by seat), and the host's management link."""
     to_act = table.rules.to_act(table.state)
     return drafted(
         *(
@@ -200,9 +242,12 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
                 {
                     "link": player_url(rt, table, seat.seat),
                     "your_move": seat.seat in to_act,
+                    "hosting": hosts(table, seat.seat),
+                    "others": [name for other, name in enumerate(table.names) if other != seat.seat],
                     "commitment": game_commitment(table),
                     "rules": rules_url(rt, table),
                 },
+                dues.get(seat.seat),
             )
             for seat in mailed_seats(table)
         ),
@@ -210,28 +255,16 @@ def invitation_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
     )
 
 
-def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMail]:
+def mails_after_move(
+    rt: Runtime, before: Table, after: Table, dues: Mapping[int, datetime]
+) -> list[OutboxMail]:
     """The mails that the moves from `before` to `after` cause, at most one per person: game over to
-    everyone; else "your move" to each seat that now owes a move and did not already (or that moved
-    meanwhile), "played for you" to a seat auto-play moved for, and a report to everyone when the
-    game's report events happened. A seat the seat-keeper plays for is never asked to move."""
+    everyone; else "your move" (with its deadline in a timed game: `dues`, by seat) to each seat
+    that now owes a move and did not already (or that moved meanwhile), "played for you" to a seat
+    auto-play moved for, and a report to everyone when the game's report events happened. A seat the
+    seat-keeper plays for is never asked to move."""
     if after.result is not None:
-        return drafted(
-            *(
-                draft_mail(
-                    rt,
-                    after,
-                    MailKind.GAME_OVER,
-                    seat.seat,
-                    {
-                        "link": player_url(rt, after, seat.seat),
-                        "replay": replay_url(rt, after, seat.seat),
-                        "winners": [after.names[w] for w in after.result["winners"]],
-                    },
-                )
-                for seat in mailed_seats(after)
-            )
-        )
+        return game_over_mails(rt, after, after.result)
     rules = after.rules
     new = range(before.version, after.version)
     moved = {after.actors[i] for i in new}
@@ -249,5 +282,35 @@ def mails_after_move(rt: Runtime, before: Table, after: Table) -> list[OutboxMai
             kind = MailKind.REPORT
         else:
             continue
-        mails.append(draft_mail(rt, after, kind, seat.seat, {"link": player_url(rt, after, seat.seat)}))
+        context = {
+            "link": player_url(rt, after, seat.seat),
+        }
+        due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
+        mails.append(draft_mail(rt, after, kind, seat.seat, context, due))
+    return drafted(*mails)
+
+
+def game_over_mails(rt: Runtime, table: Table, result: dict[str, Any]) -> list[OutboxMail]:
+    """Game over to every player, with their replay, and to a host who does not play, with the host
+    page and the game's history."""
+    winners = [table.names[w] for w in result["winners"]]
+    players = mailed_seats(table)
+    mails = [
+        draft_mail(
+            rt,
+            table,
+            MailKind.GAME_OVER,
+            seat.seat,
+            {
+                "link": player_url(rt, table, seat.seat),
+                "replay": replay_url(rt, table, seat.seat),
+                "winners": winners,
+            },
+        )
+        for seat in players
+    ]
+    if not any(hosts(table, seat.seat) for seat in players):
+        history = rt.link(f"/game/{table.game_id}/history")
+        host = {"link": host_url(rt, table), "replay": history, "lines": [], "winners": winners}
+        mails.append(draft_mail(rt, table, MailKind.GAME_OVER, None, host))
     return drafted(*mails)

@@ -1,10 +1,16 @@
-"""Every kind of mail the service sends: its subject, its two bodies (text and HTML templates) and
+"""Every kind of mail the service sends: its headline, its two bodies (text and HTML templates) and
 whether it is a nudge about play, which the reader's setting may turn off (a seat's notify mode, the
-host's notices switch). Every other kind is about the game's life and always goes."""
+host's notices switch). Every other kind is about the game's life and always goes.
+
+A mail about a game has the game's title as its subject, the same on every mail, so that every client
+threads them (Gmail only threads mails whose subjects are equal, besides "Re:"); what the mail says
+is its headline, the first line of both bodies, which clients show beside the subject."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
@@ -29,10 +35,12 @@ class MailKind(StrEnum):
     VACATION_ENDED = "vacation_ended"
     DIGEST = "digest"
 
-    @property
-    def subject(self) -> LazyString:
-        """The subject, formatted with the mail's values (e.g. %(title)s)."""
-        return SUBJECTS[self]
+    def headline(self, values: Mapping[str, Any]) -> str:
+        """What the mail says in one line, formatted with its values; with the deadline of the
+        reader's move when the mail has one (`due`, a time as the reader reads it)."""
+        if values.get("due") and self in DUE_HEADLINES:
+            return str(DUE_HEADLINES[self]) % values
+        return str(HEADLINES[self]) % values
 
     @property
     def templates(self) -> tuple[str, str]:
@@ -51,27 +59,33 @@ class MailKind(StrEnum):
         return self in (MailKind.INVITATION, MailKind.HOST)
 
 
-SUBJECTS: dict[MailKind, LazyString] = {
-    MailKind.INVITATION: _l("%(title)s: you are invited"),
-    MailKind.HOST: _l("%(title)s: your game is set up"),
-    MailKind.YOUR_TURN: _l("%(title)s: your move"),
-    MailKind.REPORT: _l("%(title)s: what happened"),
-    MailKind.GAME_OVER: _l("%(title)s: game over"),
-    MailKind.LINK_RESENT: _l("%(title)s: your link"),
-    MailKind.LINK_REISSUED: _l("%(title)s: your new link"),
-    MailKind.GAME_CANCELLED: _l("%(title)s: game cancelled"),
-    MailKind.REMINDER: _l("Reminder: your move in %(title)s — due %(due)s"),
-    MailKind.SEAT_KEEPER: _l("%(title)s: the seat-keeper is playing for you"),
-    MailKind.AUTO_PLAYED: _l("%(title)s: your only legal move was played for you"),
-    MailKind.FORFEIT: _l("%(title)s: game over, %(name)s forfeited"),
-    MailKind.HOST_ASKED: _l("%(title)s: %(name)s ran out of time"),
-    MailKind.DEADLINE_EXTENDED: _l("%(title)s: more time for your move"),
-    MailKind.VACATION: _l("%(title)s: %(name)s is away"),
-    MailKind.VACATION_ENDED: _l("%(title)s: %(name)s is back"),
+HEADLINES: dict[MailKind, LazyString] = {
+    MailKind.INVITATION: _l("You are invited"),
+    MailKind.HOST: _l("Your game is set up"),
+    MailKind.YOUR_TURN: _l("Your move"),
+    MailKind.REPORT: _l("What happened"),
+    MailKind.GAME_OVER: _l("Game over"),
+    MailKind.LINK_RESENT: _l("Your link"),
+    MailKind.LINK_REISSUED: _l("Your new link"),
+    MailKind.GAME_CANCELLED: _l("Game cancelled"),
+    MailKind.REMINDER: _l("Reminder: your move is due %(due)s"),
+    MailKind.SEAT_KEEPER: _l("The seat-keeper is playing for you"),
+    MailKind.AUTO_PLAYED: _l("Your only legal move was played for you"),
+    MailKind.FORFEIT: _l("Game over: %(name)s forfeited"),
+    MailKind.HOST_ASKED: _l("%(name)s ran out of time"),
+    MailKind.DEADLINE_EXTENDED: _l("More time for your move: due %(due)s"),
+    MailKind.VACATION: _l("%(name)s is away"),
+    MailKind.VACATION_ENDED: _l("%(name)s is back"),
     MailKind.DIGEST: _l("Your daily digest: %(waiting)s"),
 }
-# In "digest" mode the daily digest tells what these would; the rest is the game's life (invitation,
-# setup, game over, links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
+# The headlines of a mail that asks for a move with a deadline (a timed game).
+DUE_HEADLINES: dict[MailKind, LazyString] = {
+    MailKind.INVITATION: _l("You are invited, and it is your move: due %(due)s"),
+    MailKind.YOUR_TURN: _l("Your move: due %(due)s"),
+}
+# In "digest" mode the daily digest tells what these would (but the warnings it could bring too late
+# still go: see drafting.wants_mail); the rest is the game's life (invitation, setup, game over,
+# links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
 NUDGES = frozenset(
     {
         MailKind.YOUR_TURN,

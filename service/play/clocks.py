@@ -40,6 +40,11 @@ def open_clocks(session: Session, game_id: str) -> list[TurnClock]:
     return list(session.exec(query.order_by(col(TurnClock.seat))).all())
 
 
+def dues(session: Session, game_id: str) -> dict[int, datetime]:
+    """The deadline of each move owed now in a timed game, by seat."""
+    return {row.seat: row.due_at for row in open_clocks(session, game_id) if row.due_at is not None}
+
+
 def sync_clocks(session: Session, table: Table, now: datetime) -> list[TurnClock]:
     """Bring the game's clock rows in line with its log: a row for each owed move (its reminder and
     deadline computed afresh), and the rows of moves no longer owed settled. Returns the open rows."""

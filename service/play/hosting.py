@@ -21,6 +21,7 @@ from service.eventlog.models import (
 from service.eventlog.store import Table, append_events, append_move, load_table
 from service.mail.drafting import draft_mail, drafted, invitation_mails, mailed_seats, player_url
 from service.mail.kinds import MailKind
+from service.play.clocks import dues
 from service.play.settle import settle
 from service.play.time_control import TimeControl
 from service.runtime import Runtime
@@ -152,7 +153,7 @@ def create_game(
         session.flush()
         append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
         table = settle(session, load_table(session, game_id), now)
-        mails = invitation_mails(rt, table)
+        mails = invitation_mails(rt, table, dues(session, game_id))
         session.add_all(mails)
         session.commit()
         mail_ids = [m.id for m in mails if m.id is not None]

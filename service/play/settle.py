@@ -16,7 +16,7 @@ from service.eventlog.store import Table, append_move, refresh_record
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_automatic
-from service.play.clocks import sync_clocks
+from service.play.clocks import dues, sync_clocks
 from service.runtime import Runtime
 
 
@@ -36,7 +36,7 @@ def finish_moves(
     the mails everything since `before` causes. Returns the settled table and the mails (added to
     the session)."""
     after = settle(session, after, now)
-    mails = mails_after_move(rt, before, after)
+    mails = mails_after_move(rt, before, after, dues(session, after.game_id))
     session.add_all(mails)
     return after, mails
 

@@ -116,9 +116,8 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     assert clock.due_at is not None
     context = {
         "link": player_url(rt, table, clock.seat),
-        "due": clock.due_at,
     }
-    return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context)
+    return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context, clock.due_at)
 
 
 def _time_out(
@@ -169,11 +168,10 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         session.add(clock)
         sync_clocks(session, table, now)
         assert clock.due_at is not None
-        context = {
-            "link": player_url(rt, table, clock.seat),
-            "due": clock.due_at,
-        }
-        return True, drafted(draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, context))
+        link = {"link": player_url(rt, table, clock.seat)}
+        return True, drafted(
+            draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, link, clock.due_at)
+        )
 
     if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")

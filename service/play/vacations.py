@@ -106,6 +106,7 @@ def _notice(rt: Runtime, table: Table, vacation: Vacation, reader: int) -> Outbo
         "name": table.names[vacation.seat],
         "starts": vacation.starts_at,
         "ends": vacation.ends_at,
+        "game_zone": table.record.timezone,
     }
     return draft_mail(rt, table, MailKind.VACATION, reader, context)
 

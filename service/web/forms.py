@@ -68,8 +68,12 @@ def check_zone(form: FlaskForm, field: StringField) -> None:
 class NewGameForm(FlaskForm):
     """Host, players and options of a new game (boolean options are added per game)."""
 
-    host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=100)])
-    host_email = StringField(_l("Your email"), validators=[InputRequired(), Email(), Length(max=254)])
+    host_name = StringField(
+        _l("Your name"), validators=[InputRequired(_l("Give your name.")), Length(max=100)]
+    )
+    host_email = StringField(
+        _l("Your email"), validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254)]
+    )
     players = FieldList(FormField(PlayerForm))
     seed = IntegerField(
         _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), NumberRange(0)]
@@ -91,6 +95,18 @@ class NewGameForm(FlaskForm):
         choices=list(LANGUAGES.items()),
         default=browser_language,
     )
+
+    def missing(self) -> list[str]:
+        """What a form sent incomplete lacks, in words, for the line above it ("your name, your
+        email, the players' emails"); empty when nothing is."""
+        gaps = []
+        if not (self.host_name.data or "").strip():
+            gaps.append(_("your name"))
+        if not (self.host_email.data or "").strip():
+            gaps.append(_("your email"))
+        if not any((row.form.email.data or "").strip() or row.form.bot.data for row in self.players):
+            gaps.append(_("the players' emails"))
+        return gaps
 
     def chosen_players(self) -> list[Player]:
         """The filled-in seats, in order (a seat-keeper seat needs no email; unnamed ones are

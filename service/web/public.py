@@ -32,7 +32,8 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
     game_entry = CATALOG[game]
     form = new_game_form(game_entry, request.form if request.method == "POST" else None)
     error = None
-    if request.method == "POST" and form.validate():
+    missing = form.missing() if request.method == "POST" else []
+    if request.method == "POST" and form.validate() and not missing:
         players = form.chosen_players()
         try:
             game_id = create_game(
@@ -60,7 +61,7 @@ def new_game(game: str) -> Response | str | tuple[str, int]:
             return redirect(host_url(rt, rt.read_table(game_id)), 303)
     status = 422 if request.method == "POST" else 200
     return render_template(
-        "new_game.html", form=form, entry=game_entry, error=error, title=game_entry.title
+        "new_game.html", form=form, entry=game_entry, error=error, missing=missing, title=game_entry.title
     ), status
 
 

@@ -39,7 +39,7 @@ def test_a_forced_move_is_played_at_once_and_only_its_player_is_told(app: Flask)
     assert to_act(rt, game_id) == {2}
     (told,) = mails(app, to=BO, kind="auto_played")
     assert "Bo played R12 (black 12) (played for you: it was your only legal move)" in told.text_body
-    assert "only legal move was played for you" in told.subject
+    assert told.text_body.startswith("Your only legal move was played for you\n")
     assert not mails(app, to=BO, kind="your_turn")
     cy = mails(app, to=CY, kind="your_turn")[-1].text_body
     assert "Bo played R12 (black 12)" in cy and "played for you" not in cy  # others cannot tell

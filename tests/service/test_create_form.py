@@ -16,7 +16,7 @@ from tests.conftest import app_config
 from tests.helpers import forms, mails
 from tests.service.test_translation import build_catalog
 
-ALERT = re.compile(r'<p class="notice warn" role="alert">(.*?)</p>', re.S)
+ALERT = re.compile(r"<p class=\"notice warn\" role=\"alert\"[^>]*>(.*?)</p>", re.S)
 
 
 def create(client: FlaskClient, game: str, players: int, language: str = "en") -> TestResponse:
@@ -70,3 +70,16 @@ def test_the_refusal_is_in_the_readers_language(tmp_path: Path) -> None:
     assert refusal(create(client, "dualis", 3, "ja")) == "ドゥアーリスはこの設定では4人で遊びます。"
     assert refusal(create(client, "dualis", 3)) == "Duālis is played by 4 players with these options."
     app.extensions["pbem"].engine.dispose()
+
+
+def test_an_empty_form_says_what_is_missing_and_creates_nothing(app: Flask, client: FlaskClient) -> None:
+    page = client.get("/new/red_black").get_data(as_text=True)
+    token = forms(page)[0].fields["csrf_token"]
+    empty = client.post("/new/red_black", data={"csrf_token": token})
+    assert refusal(empty) == "To create the game, fill in your name, your email, the players' emails."
+    assert "Give your name." in empty.get_data(as_text=True)
+    hosted = client.post(
+        "/new/red_black", data={"csrf_token": token, "host_name": "Ann", "host_email": "a@x.org"}
+    )
+    assert refusal(hosted) == "To create the game, fill in the players' emails."
+    assert not mails(app)

@@ -76,7 +76,7 @@ def test_the_digest_lists_every_game_waiting_on_the_address(app: Flask, client: 
     assert digest.to_email == "Ann@Example.org" and digest.game_id is None  # newest game's spelling
     assert digest.subject == "Your daily digest: 2 games wait for your move"
     text = digest.text_body
-    assert "Red and Black Duel · Ann, Cy" in text and "Red and Black Duel · Ann, Bo" in text
+    assert "Red and Black Duel — Ann, Cy" in text and "Red and Black Duel — Ann, Bo" in text
     assert "Ann, Di" not in text and "Ann, Eve" not in text
     assert text.index("Ann, Cy") < text.index("Ann, Bo")  # newest game first
     assert DIGEST_LINK.findall(digest.html_body)[::2] == DIGEST_LINK.findall(text)  # button and text link

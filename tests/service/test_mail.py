@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from flask import Flask
@@ -14,7 +15,8 @@ from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails
-from tests.smtp_sink import SmtpSink
+from tests.service.replay_games import finish_by_service
+from tests.smtp_sink import SmtpSink, subject
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 
@@ -42,7 +44,7 @@ def test_invitations_are_delivered_as_text_and_html(tmp_path: Path, smtp_sink: S
     assert message.is_multipart()
     types = [part.get_content_type() for part in message.walk()]
     assert "text/plain" in types and "text/html" in types
-    assert message["Message-ID"].startswith("<") and "invited" in message["Subject"]
+    assert message["Message-ID"].startswith("<") and subject(message) == "Red and Black Duel — Ann, Bo"
     assert app.test_client().get("/outbox").status_code == 404  # mail is configured: no local outbox
 
 
@@ -60,6 +62,7 @@ def test_later_mails_thread_under_the_invitation(tmp_path: Path, smtp_sink: Smtp
     follow_ups = smtp_sink.collector.to(EMAILS[0])[1:]
     assert follow_ups, "the camp reveal should have sent a your-move mail"
     for message in follow_ups:
+        assert subject(message) == subject(invitation)  # Gmail threads equal subjects only
         assert message["In-Reply-To"] == invitation["Message-ID"]
         assert invitation["Message-ID"] in message["References"]
 
@@ -86,3 +89,42 @@ def test_mail_is_retried_until_the_server_is_back(tmp_path: Path, smtp_sink: Smt
         assert deliver(rt, failed[0].id) is None  # sent once, never twice
     assert {m.status for m in mails(app)} == {MailStatus.SENT}
     assert len(smtp_sink.collector.messages) == len(failed)
+
+
+def test_the_title_names_the_variant_and_every_mail_of_the_game_bears_it(app: Flask) -> None:
+    game_id = create_game(
+        app.extensions["pbem"],
+        "dualis",
+        [Player(name, f"{name.lower()}@example.org") for name in ("Ann", "Bo", "Cy")],
+        Player("Host", "host@example.org"),
+        options={"iso": True, "high_low": True, "short": True},
+        seed=1,
+    )
+    title = "Duālis · Iso, High-Low, short — Ann, Bo, Cy"
+    assert {m.subject for m in mails(app)} == {title}
+    assert f"<h1>{title}</h1>" in app.test_client().get(f"/game/{game_id}").get_data(as_text=True)
+    invitation = mails(app, to="bo@example.org", kind="invitation")[0]
+    assert invitation.text_body.startswith("You are invited\n")  # what the mail says comes first
+
+
+def test_a_host_who_does_not_play_gets_the_game_over_mail(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    game_id = new_game(rt)  # hosted by host@example.org, who does not play
+    finish_by_service(rt, game_id, random.Random(1))
+    (over,) = mails(app, to="host@example.org", kind="game_over")
+    assert over.text_body.startswith("Game over\n") and "Winner" in over.text_body
+    assert f"/game/{game_id}/history" in over.text_body and "/host/" in over.text_body
+    assert "as the host of this game" in over.text_body and "/play/" not in over.text_body
+    assert {m.to_email for m in mails(app, kind="game_over")} == {*EMAILS, "host@example.org"}
+
+
+def test_a_host_who_plays_is_invited_as_the_host_and_told_the_end_once(app: Flask) -> None:
+    rt = app.extensions["pbem"]
+    ann = Player("Ann", EMAILS[0])
+    game_id = create_game(rt, "red_black", [ann, Player("Bo", EMAILS[1])], Player("Ann", "Ann@Example.org"))
+    hosts, guests = (mails(app, to=email, kind="invitation")[0].text_body for email in EMAILS)
+    assert "You are hosting this game of Red and Black Duel by mail, with Bo." in hosts
+    assert "invites you" not in hosts
+    assert "Ann invites you to a game of Red and Black Duel by mail with Ann, Bo." in guests
+    finish_by_service(rt, game_id, random.Random(2))
+    assert [m.to_email for m in mails(app, kind="game_over")] == EMAILS

@@ -1,4 +1,4 @@
-"""Every kind of mail has a subject and both bodies, and every kind about a game ends with its
+"""Every kind of mail has a headline and both bodies, and every kind about a game ends with its
 reader's unsubscribe link, in text and HTML; the reader's setting is applied where the mail is drafted."""
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ CONTEXT = {
 }
 
 
-def test_every_kind_has_a_subject_and_both_bodies() -> None:
+def test_every_kind_has_a_headline_and_both_bodies() -> None:
     folder = Path(templates.__file__).parent
     for kind in MailKind:
-        assert str(kind.subject).strip(), kind
+        assert kind.headline({**CONTEXT, "waiting": "1 game"}).strip(), kind
         assert all((folder / name).is_file() for name in kind.templates), kind
 
 

@@ -35,8 +35,8 @@ def add_mails(app: Flask, count: int, to: str, game_id: str | None = None) -> No
                     game_id=game_id,
                     kind="digest",
                     to_email=to,
-                    subject=f"Mail {n} to {to}",
-                    text_body="",
+                    subject="A game",
+                    text_body=f"Mail {n} to {to}\n",  # its headline: what the outbox links
                     html_body="",
                     message_id=f"<{to}.{n}@example.org>",
                     thread_id=f"<{to}@example.org>",
@@ -108,3 +108,9 @@ def test_the_tab_title_says_your_move_only_to_the_seat_that_owes_one(app: Flask,
     client.post(form.action, data={**form.fields, "action": json.dumps(form.actions()[0])})
     after = client.get(play_path(first)).get_data(as_text=True)
     assert "<title>Your move" not in after  # Ann waits for Bo now
+
+
+def test_the_dupli_blurb_speaks_the_rulebooks_words(client: FlaskClient) -> None:
+    home = client.get("/").get_data(as_text=True)
+    assert "Set two policy cards in secret each war; the strongest pair takes the field" in home
+    assert "revolution" not in home.lower()  # the rulebook's card is Subversion

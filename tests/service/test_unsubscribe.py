@@ -59,7 +59,7 @@ def test_a_get_shows_a_button_and_changes_nothing(app: Flask, client: FlaskClien
     page = client.get(link)
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "Stop the mails to ann@example.org about turns in Red and Black Duel · Ann, Bo" in html
+    assert "Stop the mails to ann@example.org about turns in Red and Black Duel — Ann, Bo" in html
     (form,) = [f for f in forms(html) if f.action == link]
     assert "csrf_token" not in form.fields
     assert notify_of(app, game_id, 0) == "turn"

@@ -18,7 +18,7 @@ from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from service.play.settle import set_auto_play
 from tests.helpers import mails, move_form, play_path
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, body, headline
 
 EMAILS = ["ann@example.org", "bo@example.org", "cy@example.org", "di@example.org"]
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -53,12 +53,6 @@ def delivered(app: Flask, sink: SmtpSink) -> list[Message]:
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(app)))
     assert len(sink.collector.messages) == len(mails(app))
     return list(sink.collector.messages)
-
-
-def body(message: Message) -> str:
-    """The plain-text part of a delivered mail."""
-    part = next(p for p in message.walk() if p.get_content_type() == "text/plain")
-    return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
 
 
 def addressee(message: Message) -> str:
@@ -109,11 +103,11 @@ def test_three_players_with_trump_through_the_links(worker_app: Flask, smtp_sink
     assert game.record.status == "finished"
 
     sent = delivered(worker_app, smtp_sink)
-    over = [m for m in sent if "game over" in m["Subject"]]
+    over = [m for m in sent if headline(m) == "Game over"]
     assert sorted(addressee(m) for m in over) == EMAILS[:3]
     assert all("Winner: Bo." in body(m) for m in over)
     assert all("Bo wins the game" in body(m) for m in over if addressee(m) != EMAILS[2])  # Cy's card ended it
-    your_move = [m for m in sent if "your move" in m["Subject"]]
+    your_move = [m for m in sent if headline(m) == "Your move"]
     assert {addressee(m) for m in your_move} == set(EMAILS[:3])
     # The first leader is told the round's result, the new deal and the trump chosen.
     to_ann = [body(m) for m in your_move if addressee(m) == EMAILS[0]]
@@ -152,11 +146,11 @@ def test_four_players_without_trump_through_the_links(worker_app: Flask, smtp_si
     assert result["winners"] == [1, 2, 3] and result["points"] == [0, 2, 2, 2]
 
     sent = delivered(worker_app, smtp_sink)
-    over = [m for m in sent if "game over" in m["Subject"]]
+    over = [m for m in sent if headline(m) == "Game over"]
     assert sorted(addressee(m) for m in over) == sorted(EMAILS)
     assert all("Winners: Bo, Cy, Di." in body(m) for m in over)
     assert all("Bo, Cy and Di share the win" in body(m) for m in over if addressee(m) != EMAILS[3])
-    your_move = [m for m in sent if "your move" in m["Subject"]]
+    your_move = [m for m in sent if headline(m) == "Your move"]
     assert {addressee(m) for m in your_move} == set(EMAILS)
     assert not any("trump" in body(m) for m in sent)
     page = client.get(links[0]).get_data(as_text=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 import re
 import time
-from email.message import Message
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from service.play.hosting import Player, create_game
 from tests.helpers import PLAY_LINK, mails
 from tests.service.play import play_by_api
 from tests.service.test_dupli_game import ANN, ANNS_CHARGE, BO, EMAILS, NAMES, OPENING, deck
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, body
 
 
 def wait_until(condition: Any, timeout: float = 60.0) -> None:
@@ -31,15 +30,10 @@ def wait_until(condition: Any, timeout: float = 60.0) -> None:
         time.sleep(0.1)
 
 
-def body(message: Message) -> str:
-    """The plain-text part of a delivered mail."""
-    part = next(p for p in message.walk() if p.get_content_type() == "text/plain")
-    return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
-
-
-def delivered(sink: SmtpSink, email: str, subject: str = "") -> list[str]:
-    """The plain-text bodies of the mails the sink received for this address, oldest first."""
-    return [body(m) for m in sink.collector.to(email) if subject in m["Subject"]]
+def delivered(sink: SmtpSink, email: str, headline: str = "") -> list[str]:
+    """The plain-text bodies of the mails the sink received for this address, oldest first (those
+    whose headline, their first line, starts so)."""
+    return [text for m in sink.collector.to(email) if (text := body(m)).startswith(headline)]
 
 
 def link_in(text: str) -> str:
@@ -72,8 +66,8 @@ def test_whole_game_through_the_mailed_links(worker_app: Flask, smtp_sink: SmtpS
         options={"deck": deck(OPENING[:seats], seed=seats)},
         seed=seats,
     )
-    wait_until(lambda: all(delivered(smtp_sink, e, "invited") for e in emails))
-    links = [link_in(delivered(smtp_sink, e, "invited")[0]) for e in emails]
+    wait_until(lambda: all(delivered(smtp_sink, e, "You are invited") for e in emails))
+    links = [link_in(delivered(smtp_sink, e, "You are invited")[0]) for e in emails]
     client = worker_app.test_client()
 
     # War 1, scripted: Ann's Charge opens the window, Bo aims at it, Ann spends her Patriotism.
@@ -107,11 +101,11 @@ def test_whole_game_through_the_mailed_links(worker_app: Flask, smtp_sink: SmtpS
     wait_until(lambda: all(m.status == MailStatus.SENT for m in ours()))
     assert len(smtp_sink.collector.messages) == len(ours())
     # A mail for each decision owed: the Charge answer (Bo, Cy, ...), Bo's aim, Ann's Patriotism answer.
-    assert any("Charge revealed: Ann." in b for b in delivered(smtp_sink, EMAILS[BO], "your move"))
+    assert any("Charge revealed: Ann." in b for b in delivered(smtp_sink, EMAILS[BO], "Your move"))
     assert any(
-        "Bo's Benevolence aims at Ann's charge." in b for b in delivered(smtp_sink, EMAILS[ANN], "your move")
+        "Bo's Benevolence aims at Ann's charge." in b for b in delivered(smtp_sink, EMAILS[ANN], "Your move")
     )
-    your_move_before_aim = delivered(smtp_sink, EMAILS[BO], "your move")
+    your_move_before_aim = delivered(smtp_sink, EMAILS[BO], "Your move")
     assert any("Reveal: Ann charge+patriotism" in b for b in your_move_before_aim)
     # Each war's report reached every seat (wars 1-3 in the mail asking for the next set), then the
     # game-over mail reached every seat.
@@ -120,5 +114,5 @@ def test_whole_game_through_the_mailed_links(worker_app: Flask, smtp_sink: SmtpS
             assert any(f"War {war}: " in b for b in delivered(smtp_sink, email)), (war, email)
     winners = ", ".join(NAMES[w] for w in result["winners"])
     for email in emails:
-        over = delivered(smtp_sink, email, "game over")
+        over = delivered(smtp_sink, email, "Game over")
         assert len(over) == 1 and winners in over[0] and re.search(r"/play/", over[0])

@@ -8,8 +8,6 @@ from __future__ import annotations
 import random
 import subprocess
 from datetime import UTC, datetime, timedelta
-from email.header import decode_header, make_header
-from email.message import Message
 from pathlib import Path
 
 from flask import Flask
@@ -20,7 +18,7 @@ from service.tasks.jobs import run_clocks
 from tests.helpers import SteppingClock, mails, play_path, post_form
 from tests.service.play import play_by_api
 from tests.service.turns import assert_bot_moves_legal, beat, new_game, people, play, stepping, to_act
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, headline
 from tests.worker.test_worker import wait_until
 
 CY = "cy@example.org"
@@ -61,7 +59,7 @@ def test_a_one_day_game_runs_to_its_end_with_one_player_silent(pg_app: Flask) ->
     assert all(game.origins[i] in (EventOrigin.PLAYER, EventOrigin.AUTO) for i in after)
     assert game.times[before[0]] == game.times[0] + timedelta(hours=24)  # the seat-keeper played at once
     assert assert_bot_moves_legal(game, 2) == len(before)
-    assert len(mails(pg_app, kind="game_over")) == 3
+    assert len(mails(pg_app, kind="game_over")) == 4  # the players and the host
     told = [m.text_body for m in mails(pg_app, to="ann@example.org", kind="your_turn")]
     assert any("(played by the seat-keeper)" in text for text in told)
 
@@ -87,11 +85,11 @@ def test_the_beat_task_on_the_real_worker_hands_a_silent_seat_to_the_seat_keeper
     assert rt.read_table(game_id).seats[0].keeper == SeatKeeper.STAND_IN
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
     assert len(smtp_sink.collector.to("ann@example.org")) == 2  # the invitation, and the seat-keeper
-    subjects = [(m["To"], subject(m)) for m in smtp_sink.collector.messages]
-    assert [to for to, text in subjects if text.endswith("the seat-keeper is playing for you")] == [
+    headlines = [(m["To"], headline(m)) for m in smtp_sink.collector.messages]
+    assert [to for to, text in headlines if text == "The seat-keeper is playing for you"] == [
         "Ann <ann@example.org>"
     ]
-    assert not [text for _, text in subjects if text.startswith("Reminder")]  # too late for a reminder
+    assert not [text for _, text in headlines if text.startswith("Reminder")]  # too late for a reminder
 
     assert post_form(client, ann, "/seat").status_code == 303
     play_by_api(client, [ann, bo], random.Random(5))
@@ -101,11 +99,6 @@ def test_the_beat_task_on_the_real_worker_hands_a_silent_seat_to_the_seat_keeper
     assert ann_moves[0] == EventOrigin.BOT and EventOrigin.PLAYER in ann_moves
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
     assert len(smtp_sink.collector.messages) == len(mails(worker_app))
-
-
-def subject(message: Message) -> str:
-    """A delivered mail's subject, decoded and unfolded."""
-    return str(make_header(decode_header(message["Subject"]))).replace("\r\n", "")
 
 
 def _clock_runs_done(log: Path) -> int:
