@@ -89,6 +89,6 @@ def too_many_unsubscribes() -> str:
     return _("Too many unsubscribe requests came from your connection. Wait a minute and try again.")
 
 
-unsubscribe_limit = limiter.limit(
+unsubscribe_limit = limiter.shared_limit(
     _setting("LIMIT_UNSUBSCRIBE"), scope="unsubscribe", error_message=too_many_unsubscribes
 )
