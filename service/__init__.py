@@ -14,6 +14,7 @@ from service.config import load_settings, secret_keys
 from service.db import make_engine, migrate
 from service.links import LinkSigner
 from service.localtime import format_time, last_day, time_tag
+from service.mail.cap import cap_daily_mail
 from service.runtime import Runtime
 
 csrf = CSRFProtect()
@@ -26,6 +27,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.web import api, health, host, language, outbox, play, public, replay, unsubscribe
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
+    from service.web.limits import init_limits
+    from service.web.security import init_security
 
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
     settings = load_settings(app.instance_path, config)
@@ -36,12 +39,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(
             compiled_catalogues(Path(settings["TRANSLATIONS_DIR"]), Path(app.instance_path) / "translations")
         ),
-        SESSION_COOKIE_SAMESITE="Lax",
         TESTING=bool(settings.get("TESTING")),
     )
     if settings["RUN_MIGRATIONS"]:
         migrate(settings["DATABASE_URL"])
     engine = make_engine(settings["DATABASE_URL"])
+    cap_daily_mail(engine, settings["MAILS_PER_ADDRESS_PER_DAY"])
     signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
     app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
     init_celery(app)
@@ -54,6 +57,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     register_error_pages(app)
+    init_security(app, settings)
+    init_limits(app, settings)
     init_assets(app)
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.filters["local_time"] = time_tag

@@ -35,6 +35,15 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "DIGEST_HOUR": (7, int),  # local hour (0-23) from which each reader's daily digest is sent
     "RUN_MIGRATIONS": (None, lambda v: v.lower() in ("1", "true", "yes")),
     "TRANSLATIONS_DIR": (str(Path(__file__).parent / "translations"), str),
+    # Who may create games on the web without first confirming their address by mail.
+    "HOST_ALLOWLIST": ("", str),  # comma-separated addresses and @domains
+    "INVITE_CODE": ("", str),  # a shared code typed on the create page
+    "MAILS_PER_ADDRESS_PER_DAY": (60, int),  # further mails to an address within 24 h are not sent
+    "RATE_LIMITS": (True, lambda v: v.lower() in ("1", "true", "yes")),
+    "LIMIT_PER_CLIENT": ("10 per minute; 60 per day", str),  # requests that mail someone, per client
+    "LIMIT_PER_ADDRESS": ("5 per hour; 20 per day", str),  # ... per address (or seat) they mail
+    "LIMIT_UNSUBSCRIBE": ("30 per minute; 300 per day", str),  # unsubscribe requests per client
+    "PROXY_COUNT": (0, int),  # reverse proxies in front whose X-Forwarded-For/-Proto to trust
 }
 
 
@@ -47,8 +56,12 @@ def load_settings(instance_path: str, overrides: dict[str, Any] | None) -> dict[
     values.update(overrides or {})
     if not 0 <= values["DIGEST_HOUR"] <= 23:
         raise ValueError(f"DIGEST_HOUR is an hour of the day, 0 to 23, not {values['DIGEST_HOUR']}")
-    embedded = not values["DATABASE_URL"]
-    if embedded:
+    if deployed(values) and not values["SECRET_KEY"]:
+        raise ValueError(
+            "SECRET_KEY must be set when DATABASE_URL (PostgreSQL) or REDIS_URL is: every process of a "
+            "deployment signs and checks links with the same key."
+        )
+    if not values["DATABASE_URL"]:
         Path(instance_path).mkdir(parents=True, exist_ok=True)
         values["DATABASE_URL"] = f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"
     if values["RUN_MIGRATIONS"] is None:
@@ -56,6 +69,13 @@ def load_settings(instance_path: str, overrides: dict[str, Any] | None) -> dict[
     if not values["SECRET_KEY"]:
         values["SECRET_KEY"] = _instance_secret(instance_path)
     return values
+
+
+def deployed(settings: dict[str, Any]) -> bool:
+    """Whether these are the settings of a deployment (PostgreSQL or a Redis broker), not the
+    embedded default (SQLite, tasks in-process)."""
+    database = settings["DATABASE_URL"] or ""
+    return bool(settings["REDIS_URL"]) or bool(database and not database.startswith("sqlite"))
 
 
 def _instance_secret(instance_path: str) -> str:

@@ -3,6 +3,7 @@
 A player link names a game, a seat and that seat's key version; bumping the version in the database
 revokes every earlier link of the seat. A host link names a game and the host key version; a
 spectator (watch) link, which the host may share, names a game and its watch key version. An
+confirm link names a game asked for on the web, whose host confirms their address with it. An
 unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
 row knows the address, so that no address shows in a URL). Several secret keys can be configured:
 links are signed with the newest and verified with all of them.
@@ -18,6 +19,8 @@ PLAY_SALT = "pbem.link.play"
 HOST_SALT = "pbem.link.host"
 UNSUBSCRIBE_SALT = "pbem.link.unsubscribe"
 WATCH_SALT = "pbem.link.watch"
+CONFIRM_SALT = "pbem.link.confirm"
+CONFIRM_MAX_AGE_SECONDS = 7 * 86400  # a game asked for is confirmed within a week, or never
 
 
 class LinkError(Exception):
@@ -62,6 +65,7 @@ class LinkSigner:
         self._host = URLSafeTimedSerializer(secret_keys, salt=HOST_SALT)
         self._unsubscribe = URLSafeTimedSerializer(secret_keys, salt=UNSUBSCRIBE_SALT)
         self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
+        self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
         self._max_age = max_age_seconds
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
@@ -85,6 +89,17 @@ class LinkSigner:
     def watch_token(self, game_id: str, key_version: int) -> str:
         """The token of a game's spectator link (public information only)."""
         return self._watch.dumps({"g": game_id, "k": key_version})
+
+    def confirm_token(self, request_id: int) -> str:
+        """The token of the link with which a host confirms a game they asked for."""
+        return self._confirm.dumps({"r": request_id})
+
+    def read_confirm(self, token: str) -> int:
+        """The game request a confirm token names; LinkError if forged or older than a week."""
+        data = self._load(self._confirm, token, CONFIRM_MAX_AGE_SECONDS)
+        if type(data.get("r")) is not int:
+            raise LinkError("forged")
+        return data["r"]
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
@@ -123,9 +138,9 @@ class LinkSigner:
             pass
         raise LinkError("forged")
 
-    def _load(self, serializer: URLSafeTimedSerializer, token: str) -> dict:
+    def _load(self, serializer: URLSafeTimedSerializer, token: str, max_age: int | None = None) -> dict:
         try:
-            data = serializer.loads(token, max_age=self._max_age)
+            data = serializer.loads(token, max_age=max_age or self._max_age)
         except SignatureExpired:
             raise LinkError("expired") from None
         except BadSignature:

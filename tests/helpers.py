@@ -19,6 +19,7 @@ from service.eventlog.models import EventRecord, OutboxMail
 from service.runtime import Clock
 
 PLAY_LINK = re.compile(r"http://localhost(/play/[A-Za-z0-9_.\-]+)")
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/confirm/[A-Za-z0-9_.\-]+)")
 
 
 @dataclass
@@ -98,6 +99,22 @@ def post_form(client: FlaskClient, page: str, action_suffix: str, **extra: str) 
     hidden fields, CSRF token included), plus `extra` fields."""
     form = next(f for f in forms(client.get(page).get_data(as_text=True)) if f.action.endswith(action_suffix))
     return client.post(form.action, data={**form.fields, **extra})
+
+
+def confirm_path(mail: OutboxMail) -> str:
+    """The /confirm/<token> path of a host's mail asking to confirm a game."""
+    match = CONFIRM_LINK.search(mail.text_body)
+    assert match, f"no confirm link in mail {mail.subject!r}"
+    return match.group(1)
+
+
+def confirmed(client: FlaskClient, created: TestResponse) -> TestResponse:
+    """The create page's answer followed as its host would: open the link of the mail asking to
+    confirm the game and press the button. The confirmation's answer (303 to the host page)."""
+    assert created.status_code == 303, created.get_data(as_text=True)[:3000]
+    assert created.headers["Location"].endswith("/check-your-mail"), created.headers["Location"]
+    mail = mails(client.application, kind="confirm_game")[-1]
+    return post_form(client, confirm_path(mail), "/confirm/" + confirm_path(mail).split("/")[-1])
 
 
 def move_form(html: str) -> Form | None:

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -153,6 +153,7 @@ class MailStatus(StrEnum):
     PENDING = "pending"
     SENT = "sent"
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
+    CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
 
 
 class OutboxMail(SQLModel, table=True):
@@ -244,3 +245,23 @@ class Vacation(SQLModel, table=True):
     starts_at: datetime
     ends_at: datetime
     created_at: datetime
+
+
+class GameRequest(SQLModel, table=True):
+    """A game asked for on the create page, waiting for its host to confirm their address: until
+    then the only mail is the host's request to confirm. Confirming creates the game (`game_id`)."""
+
+    __tablename__ = "game_requests"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=32)
+    players: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))  # name, email, bot
+    host_name: str = Field(max_length=100)
+    host_email: str = Field(max_length=254)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    control: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # TimeControl.columns()
+    language: str = Field(default="", max_length=8)  # the table's language
+    created_at: datetime
+    game_id: str | None = Field(default=None, foreign_key="games.id", max_length=32)
+    confirmed_at: datetime | None = None

@@ -21,7 +21,15 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from service.catalog import entry
-from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
+from service.eventlog.models import (
+    EventOrigin,
+    GameRequest,
+    MailStatus,
+    NotifyMode,
+    OutboxMail,
+    SeatKeeper,
+    SeatRecord,
+)
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE
 from service.links import GameLink, MailReader, PlayerLink
@@ -225,6 +233,40 @@ def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: A
         status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
         created_at=now,
         next_attempt_at=now,
+    )
+
+
+def confirm_url(rt: Runtime, request: GameRequest) -> str:
+    """The link with which the host confirms a game they asked for, absolute."""
+    assert request.id is not None
+    return rt.link(f"/confirm/{rt.signer.confirm_token(request.id)}")
+
+
+def confirmation_mail(rt: Runtime, request: GameRequest) -> OutboxMail:
+    """The one mail of a game asked for on the web before its host confirms: to the host's address,
+    the link to confirm it. It names no player: those names are the asker's, and the address
+    may not be."""
+    with force_locale(request.language or DEFAULT_LANGUAGE):
+        return _confirmation_in_language(rt, request)
+
+
+def _confirmation_in_language(rt: Runtime, request: GameRequest) -> OutboxMail:
+    kind = MailKind.CONFIRM_GAME
+    values = {"game_name": entry(request.game).title, "players": len(request.players)}
+    message_id = new_message_id(rt, f"confirm.{request.id}")
+    return outbox_row(
+        rt,
+        kind,
+        {**values, "link": confirm_url(rt, request)},
+        game_id=None,
+        seat=None,
+        to_name="",
+        to_email=request.host_email,
+        subject=kind.headline(values),
+        message_id=message_id,
+        thread_id=message_id,
+        unsubscribe_url="",
+        language=request.language or DEFAULT_LANGUAGE,
     )
 
 

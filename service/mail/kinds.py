@@ -34,6 +34,7 @@ class MailKind(StrEnum):
     VACATION = "vacation"
     VACATION_ENDED = "vacation_ended"
     DIGEST = "digest"
+    CONFIRM_GAME = "confirm_game"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -52,6 +53,12 @@ class MailKind(StrEnum):
         """Whether this is a nudge about play: sent to a seat only in the "turn" mode, to the host
         only while its notices are on. Every other kind always goes."""
         return self in NUDGES
+
+    @property
+    def about_one_game(self) -> bool:
+        """Whether the mail is about one game, to one of its seats or its host (drafted by
+        `draft_mail`); the digest lists several games, the confirmation asks about a game to come."""
+        return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME)
 
     @property
     def starts_thread(self) -> bool:
@@ -77,6 +84,8 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.VACATION: _l("%(name)s is away"),
     MailKind.VACATION_ENDED: _l("%(name)s is back"),
     MailKind.DIGEST: _l("Your daily digest: %(waiting)s"),
+    # No player names here: they are the asker's words, and the address may not be theirs.
+    MailKind.CONFIRM_GAME: _l("Confirm your game of %(game_name)s to send the invitations"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session
@@ -22,9 +22,13 @@ from service.eventlog.store import Table, append_events, append_move, load_table
 from service.mail.drafting import draft_mail, drafted, invitation_mails, mailed_seats, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
+from service.play.names import name_refusal
 from service.play.settle import settle
 from service.play.time_control import TimeControl
 from service.runtime import Runtime
+
+GAME_ID_ALPHABET = string.ascii_letters + string.digits
+GAME_ID_LENGTH = 12
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,6 @@ class Player:
 
 
 BOT_NAME = "Seat-keeper"
-GAME_ID_ALPHABET = string.ascii_letters + string.digits
-GAME_ID_LENGTH = 12
 
 
 def seat_keeper(name: str, number: int, of: int) -> Player:
@@ -56,13 +58,19 @@ class SetupRefused(ValueError):
         self.game, self.msgid, self.params = game, msgid, params
 
 
-def check_setup(game: str, players: list[Player], options: dict[str, Any], control: TimeControl) -> None:
-    """SetupRefused unless the seats, the options and the time control fit the game (before the
-    rules are asked to start it)."""
+def check_setup(
+    game: str, players: list[Player], host: Player, options: dict[str, Any], control: TimeControl
+) -> None:
+    """SetupRefused unless the names, the seats, the options and the time control fit the game
+    (before the rules are asked to start it)."""
     rules = get_game(game)
     refusal = control.refusal()
     if refusal is not None:
         raise SetupRefused(game, refusal[0], **refusal[1])
+    for name in (host.name, *(player.name for player in players)):
+        refusal = name_refusal(name)
+        if refusal is not None:
+            raise SetupRefused(game, refusal[0], **refusal[1])
     if all(player.bot for player in players):
         raise SetupRefused(game, N_("At least one seat must be a person's, not the seat-keeper's."))
     if len(players) not in rules.seat_counts:
@@ -106,6 +114,24 @@ def new_game_id() -> str:
     return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(GAME_ID_LENGTH))
 
 
+@dataclass(frozen=True)
+class GameSetup:
+    """What a new game is made of, as its host chose it."""
+
+    game: str
+    players: tuple[Player, ...]
+    host: Player
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None  # None: drawn when the game starts
+    control: TimeControl = field(default_factory=TimeControl)
+    language: str = ""  # the table's language ("": none chosen)
+
+    def check(self) -> None:
+        """SetupRefused unless the game can start as set up (the rules are asked too)."""
+        check_setup(self.game, list(self.players), self.host, self.options, self.control)
+        opening_events(self.game, self.seed or 0, len(self.players), self.options)
+
+
 def create_game(
     rt: Runtime,
     game: str,
@@ -119,46 +145,61 @@ def create_game(
     """A new game with its opening events, clocks and invitations (and the bot seats' moves, if they
     begin), in the table's `language` (each reader's own once they choose one); SetupRefused for
     seats, options or a time control that do not fit."""
-    options = dict(options or {})
-    control = control or TimeControl()
-    check_setup(game, players, options, control)
-    seed = secrets.randbits(62) if seed is None else seed
-    opening = opening_events(game, seed, len(players), options)
-    game_id = new_game_id()
-    now = rt.clock.now()
+    setup = GameSetup(
+        game, tuple(players), host, dict(options or {}), seed, control or TimeControl(), language
+    )
+    return open_game(rt, setup)
+
+
+def open_game(rt: Runtime, setup: GameSetup) -> str:
+    """`create_game` of a setup: the new game's id."""
     with Session(rt.engine, expire_on_commit=False) as session:
-        record = GameRecord(
-            id=game_id,
-            game=game,
-            options=options,
-            host_name=host.name,
-            host_email=host.email,
-            seed_salt=secrets.token_hex(16),
-            created_at=now,
-            language=language,
-            **control.columns(),
-        )
-        session.add(record)
-        seats = [
-            SeatRecord(
-                game_id=game_id,
-                seat=n,
-                name=p.name,
-                email="" if p.bot else p.email,
-                keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
-            )
-            for n, p in enumerate(players)
-        ]
-        session.add_all(seats)
-        session.flush()
-        append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
-        table = settle(session, load_table(session, game_id), now)
-        mails = invitation_mails(rt, table, dues(session, game_id))
-        session.add_all(mails)
+        game_id, mails = start_game(rt, session, setup)
         session.commit()
         mail_ids = [m.id for m in mails if m.id is not None]
     rt.dispatch.send_mails(mail_ids)
     return game_id
+
+
+def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, list[OutboxMail]]:
+    """In `session` (the caller commits): a new game with its opening events, clocks and
+    invitations; its id and the mails. SetupRefused when the setup does not fit."""
+    players, host, options = list(setup.players), setup.host, setup.options
+    check_setup(setup.game, players, host, options, setup.control)
+    seed = secrets.randbits(62) if setup.seed is None else setup.seed
+    opening = opening_events(setup.game, seed, len(players), options)
+    game_id = new_game_id()
+    now = rt.clock.now()
+    record = GameRecord(
+        id=game_id,
+        game=setup.game,
+        options=options,
+        host_name=host.name,
+        host_email=host.email,
+        seed_salt=secrets.token_hex(16),
+        created_at=now,
+        language=setup.language,
+        **setup.control.columns(),
+    )
+    session.add(record)
+    seats = [
+        SeatRecord(
+            game_id=game_id,
+            seat=n,
+            name=p.name,
+            email="" if p.bot else p.email,
+            keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
+        )
+        for n, p in enumerate(players)
+    ]
+    session.add_all(seats)
+    session.flush()
+    append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
+    table = settle(session, load_table(session, game_id), now)
+    mails = invitation_mails(rt, table, dues(session, game_id))
+    session.add_all(mails)
+    session.flush()
+    return game_id, mails
 
 
 def resend_link(rt: Runtime, game_id: str, seat: int) -> None:
@@ -219,8 +260,8 @@ def _set_host_choice(rt: Runtime, game_id: str, **choice: bool) -> None:
     """Store one of the host's choices on the game's record (its settings, never its play)."""
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        for field, value in choice.items():
-            setattr(table.record, field, value)
+        for column, value in choice.items():
+            setattr(table.record, column, value)
         session.add(table.record)
         return None, []
 

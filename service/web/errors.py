@@ -22,8 +22,8 @@ RETRY_AFTER_SECONDS = 5
 
 
 def error_response(status: int, message: str, title: str | None = None) -> ResponseReturnValue:
-    """A JSON error under /api, an HTML page elsewhere."""
-    if request.path.startswith("/api/"):
+    """A JSON error under /api or to a client that asks for JSON, an HTML page elsewhere."""
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
         return jsonify({"error": message, "status": status}), status
     try:
         page = render_template("error.html", title=title or _("Something went wrong"), message=message)
@@ -42,6 +42,11 @@ def register_error_pages(app: Flask) -> None:
         return error_response(
             400, _("This form has expired or did not come from this site. Reload the page and try again.")
         )
+
+    @app.errorhandler(429)
+    def too_many(error: HTTPException) -> ResponseReturnValue:
+        """A rate limit (service/web/limits.py) says why; Flask-Limiter adds Retry-After."""
+        return error_response(429, error.description or "", _("Too many requests"))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

@@ -25,9 +25,12 @@ from rules import get_game
 from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
 from service.i18n import LANGUAGES, browser_language, say
-from service.play.hosting import Player, SetupRefused, seat_keeper
+from service.play.confirmation import invite_code_valid
+from service.play.hosting import GameSetup, Player, SetupRefused, seat_keeper
+from service.play.names import name_refusal
 from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.vacations import PLAN_AHEAD_DAYS
+from service.runtime import runtime
 from service.zones import is_zone
 
 MOVE_DAY_CHOICES = [
@@ -49,13 +52,19 @@ TIMEOUT_CHOICES = [
 VACATION_CHOICES = [SelectChoice(n, str(n)) for n in (0, 7, 14, 21, 30)]
 
 
+def check_name(form: FlaskForm, field: StringField) -> None:
+    refusal = name_refusal((field.data or "").strip())
+    if refusal is not None:
+        raise ValidationError(say(refusal))
+
+
 class PlayerForm(FlaskForm):
     """One seat: a name and an email (both empty = seat not used), or the seat-keeper bot."""
 
     class Meta:
         csrf = False  # the enclosing form carries the token
 
-    name = StringField(_l("Name"), validators=[Optional(), Length(max=100)])
+    name = StringField(_l("Name"), validators=[Optional(), check_name])
     email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254)])
     bot = BooleanField(_l("Seat-keeper bot"))
 
@@ -68,9 +77,7 @@ def check_zone(form: FlaskForm, field: StringField) -> None:
 class NewGameForm(FlaskForm):
     """Host, players and options of a new game (boolean options are added per game)."""
 
-    host_name = StringField(
-        _l("Your name"), validators=[InputRequired(_l("Give your name.")), Length(max=100)]
-    )
+    host_name = StringField(_l("Your name"), validators=[InputRequired(_l("Give your name.")), check_name])
     host_email = StringField(
         _l("Your email"), validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254)]
     )
@@ -121,6 +128,23 @@ class NewGameForm(FlaskForm):
                 players.append(Player(name or email.split("@")[0], email))
         return players
 
+    def chosen_setup(self, game_entry: GameEntry) -> GameSetup:
+        """The game as the form sets it up."""
+        return GameSetup(
+            game_entry.name,
+            tuple(self.chosen_players()),
+            Player(self.host_name.data.strip(), self.host_email.data.strip()),
+            self.chosen_options(game_entry),
+            self.seed.data,
+            self.chosen_control(),
+            self.language.data,
+        )
+
+    def invite_code_given(self) -> str:
+        """The invite code typed ("" when none was, or the deployment has none)."""
+        field = getattr(self, "invite_code", None)
+        return (field.data or "").strip() if field is not None else ""
+
     def chosen_control(self) -> TimeControl:
         """The time control and the rules for absent players."""
         return TimeControl(
@@ -141,12 +165,25 @@ class NewGameForm(FlaskForm):
         return options
 
 
-def new_game_form(game_entry: GameEntry, formdata: Any = None) -> NewGameForm:
-    """The form for one game: a row per possible seat and its boolean options."""
+def check_invite_code(form: FlaskForm, field: StringField) -> None:
+    code = (field.data or "").strip()
+    if code and not invite_code_valid(runtime().settings, code):
+        raise ValidationError(_l("That invite code is not right. Leave it empty to confirm by mail instead."))
+
+
+def new_game_form(game_entry: GameEntry, formdata: Any = None, invite_code: bool = False) -> NewGameForm:
+    """The form for one game: a row per possible seat and its boolean options (and the invite code
+    field when the deployment has one)."""
     rules = get_game(game_entry.name)
 
     class GameForm(NewGameForm):
         pass
+
+    if invite_code:
+        GameForm.invite_code = StringField(
+            _l("Invite code (optional: with it, no confirmation by mail)"),
+            validators=[Optional(), Length(max=200), check_invite_code],
+        )
 
     for key, label in game_entry.option_labels.items():
         setattr(GameForm, f"opt_{key}", BooleanField(label, default=bool(rules.default_options.get(key))))

@@ -26,6 +26,7 @@ from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access, seat_summary
+from service.web.limits import mail_request_limits
 
 blueprint = Blueprint("host", __name__)
 DECIDED = {
@@ -69,7 +70,15 @@ def _game_with_seat(token: str, seat: int) -> str:
     return table.game_id
 
 
+def _seat_of_link() -> str:
+    """The seat a resend or revoke would mail: the host link's payload (the same for every copy of
+    it, whenever signed) and the seat."""
+    args = request.view_args or {}
+    return f"seat:{str(args.get('token', '')).split('.')[0]}:{args.get('seat')}"
+
+
 @blueprint.post("/host/<token>/seats/<int:seat>/resend")
+@mail_request_limits(_seat_of_link)
 def resend(token: str, seat: int) -> Response:
     resend_link(runtime(), _game_with_seat(token, seat), seat)
     flash(_("The link was sent again."))
@@ -77,6 +86,7 @@ def resend(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/revoke")
+@mail_request_limits(_seat_of_link)
 def revoke(token: str, seat: int) -> Response:
     revoke_link(runtime(), _game_with_seat(token, seat), seat)
     flash(_("The old link no longer works; a new one was sent."))

@@ -1,21 +1,26 @@
-"""Public pages: the games, the create-game form and a game's overview (public information only)."""
+"""Public pages: the games, the create-game form, the host's confirmation of a game asked for, and a
+game's overview (public information only)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from service.catalog import CATALOG
+from service.eventlog.models import GameRequest
 from service.eventlog.store import GameNotFound
-from service.mail.drafting import game_title, host_url
-from service.play.hosting import Player, SetupRefused, create_game
+from service.links import LinkError
+from service.mail.drafting import game_title, host_url, mailed_seats
+from service.play.confirmation import ask_for_game, confirm_game, game_request, skips_confirmation
+from service.play.hosting import SetupRefused, open_game
 from service.play.turn_view import turn_view
 from service.reading import table_reading
-from service.runtime import runtime
-from service.web.access import seat_summary
-from service.web.forms import NewGameForm, new_game_form, refusal_text
+from service.runtime import Runtime, runtime
+from service.web.access import link_refusal, seat_summary
+from service.web.forms import new_game_form, refusal_text
+from service.web.limits import form_field, mail_request_limits
 
 blueprint = Blueprint("public", __name__)
 
@@ -26,43 +31,102 @@ def home() -> str:
 
 
 @blueprint.route("/new/<game>", methods=["GET", "POST"])
+@mail_request_limits(form_field("host_email"))
 def new_game(game: str) -> Response | str | tuple[str, int]:
     if game not in CATALOG:
         abort(404, _("There is no such game."))
     game_entry = CATALOG[game]
-    form = new_game_form(game_entry, request.form if request.method == "POST" else None)
+    rt = runtime()
+    form = new_game_form(
+        game_entry, request.form if request.method == "POST" else None, bool(rt.settings["INVITE_CODE"])
+    )
     error = None
     missing = form.missing() if request.method == "POST" else []
     if request.method == "POST" and form.validate() and not missing:
-        players = form.chosen_players()
+        setup = form.chosen_setup(game_entry)
         try:
-            game_id = create_game(
-                runtime(),
-                game,
-                players,
-                host=_host(form),
-                options=form.chosen_options(game_entry),
-                seed=form.seed.data,
-                control=form.chosen_control(),
-                language=form.language.data,
-            )
+            if skips_confirmation(rt.settings, setup.host.email, form.invite_code_given()):
+                return _created(rt, open_game(rt, setup))
+            ask_for_game(rt, setup)
         except SetupRefused as refusal:
             error = refusal_text(refusal)
         else:
-            rt = runtime()
-            invited = sum(1 for player in players if not player.bot)
             flash(
-                ngettext(
-                    "The game is set up and its invitation went out to %(num)s player.",
-                    "The game is set up and its invitations went out to %(num)s players.",
-                    invited,
+                _(
+                    "We sent a mail to %(email)s. Open its link to confirm that the address is yours: "
+                    "the invitations go out then.",
+                    email=setup.host.email,
                 )
             )
-            return redirect(host_url(rt, rt.read_table(game_id)), 303)
+            return redirect(url_for("public.check_mail"), 303)
     status = 422 if request.method == "POST" else 200
     return render_template(
         "new_game.html", form=form, entry=game_entry, error=error, missing=missing, title=game_entry.title
     ), status
+
+
+@blueprint.get("/check-your-mail")
+def check_mail() -> str:
+    """Where the create page sends a host who is to confirm their address (the message is flashed)."""
+    return render_template("check_mail.html", title=_("Check your mail"))
+
+
+@blueprint.get("/confirm/<token>")
+def confirm_page(token: str) -> str:
+    """What the host is about to confirm, and the button (a GET changes nothing)."""
+    asked = _game_request(token)
+    return render_template(
+        "confirm_game.html",
+        asked=asked,
+        entry=CATALOG[asked.game],
+        token=token,
+        title=_("Confirm your game"),
+    )
+
+
+@blueprint.post("/confirm/<token>")
+def confirm(token: str) -> Response:
+    """Create the game and send its invitations; pressing again sends nothing more."""
+    asked = _game_request(token)
+    rt = runtime()
+    try:
+        game_id, created = confirm_game(rt, asked.id or 0)
+    except SetupRefused as refusal:
+        abort(409, refusal_text(refusal))
+    table = rt.read_table(game_id)
+    if created:
+        flash(_invited_text(len(mailed_seats(table))))
+    else:
+        flash(_("This game was confirmed already; nothing was sent again."))
+    return redirect(host_url(rt, table), 303)
+
+
+def _game_request(token: str) -> GameRequest:
+    """The game request a confirm token names; 403/404 with a clear message otherwise."""
+    rt = runtime()
+    try:
+        return game_request(rt, rt.signer.read_confirm(token))
+    except LinkError as error:
+        if error.reason == "expired":
+            abort(403, _("This link has expired: a game must be confirmed within a week. Set it up again."))
+        abort(403, link_refusal(error.reason))
+    except LookupError:
+        abort(404, _("There is no such game request."))
+
+
+def _created(rt: Runtime, game_id: str) -> Response:
+    """The answer to a game created at once: its host page, saying who was invited."""
+    table = rt.read_table(game_id)
+    flash(_invited_text(len(mailed_seats(table))))
+    return redirect(host_url(rt, table), 303)
+
+
+def _invited_text(invited: int) -> str:
+    return ngettext(
+        "The game is set up and its invitation went out to %(num)s player.",
+        "The game is set up and its invitations went out to %(num)s players.",
+        invited,
+    )
 
 
 @blueprint.get("/rules/<game>")
@@ -80,10 +144,6 @@ def rules(game: str) -> str:
     return render_template(
         "rules.html", entry=entry, options=options, title=_("How to play %(game)s", game=entry.title)
     )
-
-
-def _host(form: NewGameForm) -> Player:
-    return Player(form.host_name.data.strip(), form.host_email.data.strip())
 
 
 @blueprint.get("/game/<game_id>")

@@ -14,6 +14,7 @@ from service.links import LinkError
 from service.mail.unsubscribe import Subscription, subscription, unsubscribe
 from service.runtime import runtime
 from service.web.access import link_refusal
+from service.web.limits import unsubscribe_limit
 
 blueprint = Blueprint("unsubscribe", __name__)
 
@@ -30,12 +31,14 @@ def _subscription(token: str) -> Subscription:
 
 
 @blueprint.get("/unsubscribe/<token>")
+@unsubscribe_limit
 def confirm(token: str) -> str:
     found = _subscription(token)
     return render_template("unsubscribe.html", sub=found, token=token, done=False, title=_("Unsubscribe"))
 
 
 @blueprint.post("/unsubscribe/<token>")
+@unsubscribe_limit
 def stop(token: str) -> str:
     found = _subscription(token)
     unsubscribe(runtime(), found.reader)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,18 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
     thread.start()
     yield base, app
     server.shutdown()
+
+
+def confirm_by_mail(page, base: str) -> None:  # type: ignore[no-untyped-def]
+    """After the create page, confirm the game as its host does: the host's mail on the outbox page,
+    its link, then the confirm page's button."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_text("We sent a mail to")).to_be_visible()
+    page.goto(f"{base}/outbox")
+    page.get_by_role("link", name=re.compile("^Confirm your game of")).first.click()
+    page.get_by_role("link", name="Confirm and send the invitations").click()
+    page.get_by_role("button", name="Confirm and send the invitations").click()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, confirm_by_mail
 from tests.helpers import mails
 
 PLAY_LINK = re.compile(r"http://127\.0\.0\.1:\d+/play/\S+")
@@ -28,6 +28,7 @@ def test_a_timed_game_with_a_seat_keeper_from_the_browser(live_server: tuple[str
     page.locator("#players-1-bot").check()
     page.get_by_label("Time per move").select_option("1")
     page.get_by_role("button", name="Create the game and send the invitations").click()
+    confirm_by_mail(page, base)
     expect(page.get_by_text("seat-keeper bot: no link")).to_be_visible()
 
     (invitation,) = mails(app, kind="invitation")  # nobody to invite in the seat-keeper's seat

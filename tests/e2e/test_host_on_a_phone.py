@@ -8,7 +8,7 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, confirm_by_mail
 
 
 def test_the_host_sees_the_invitations_went_out_and_each_seats_link(
@@ -23,6 +23,7 @@ def test_the_host_sees_the_invitations_went_out_and_each_seats_link(
         page.locator(f"#players-{n}-name").fill(name)
         page.locator(f"#players-{n}-email").fill(f"{name.lower()}.with.a.long.address@example.org")
     page.get_by_role("button", name="Create the game and send the invitations").click()
+    confirm_by_mail(page, base)
     expect(page.get_by_text("its invitations went out to 4 players")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 

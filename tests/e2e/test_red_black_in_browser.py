@@ -7,7 +7,7 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, confirm_by_mail
 
 
 def test_invitation_from_outbox_to_a_played_card(live_server: tuple[str, Flask], page) -> None:  # type: ignore[no-untyped-def]
@@ -20,6 +20,7 @@ def test_invitation_from_outbox_to_a_played_card(live_server: tuple[str, Flask],
         page.locator(f"#players-{n}-name").fill(name)
         page.locator(f"#players-{n}-email").fill(mail)
     page.get_by_role("button", name="Create the game and send the invitations").click()
+    confirm_by_mail(page, base)
     expect(page.get_by_text("This is your host page")).to_be_visible()
 
     page.goto(f"{base}/outbox")

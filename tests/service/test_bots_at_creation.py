@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.eventlog.models import EventOrigin, SeatKeeper
-from tests.helpers import forms, mails, moves_by_origin
+from tests.helpers import confirmed, forms, mails, moves_by_origin
 from tests.service.play import play_by_api, seat_links
 from tests.service.turns import assert_bot_moves_legal
 
@@ -33,7 +33,7 @@ def new_game_page(client: FlaskClient, bots: list[int], **fields: str) -> Any:
 
 
 def test_three_friends_play_dualis_with_a_seat_keeper_fourth(app: Flask, client: FlaskClient) -> None:
-    response = new_game_page(client, bots=[3], first_leader="3")  # the bot leads the first trick
+    response = confirmed(client, new_game_page(client, bots=[3], first_leader="3"))  # the bot leads first
     assert response.status_code == 303
     host = response.headers["Location"].removeprefix("http://localhost")
     assert sorted(m.to_email for m in mails(app, kind="invitation")) == sorted(EMAILS)

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.play.hosting import Player, create_game
-from tests.helpers import forms, mails, move_form, moves_by_origin
+from tests.helpers import confirmed, forms, mails, move_form, moves_by_origin
 from tests.service.play import seat_links
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -40,7 +40,7 @@ def create_from_page(client: FlaskClient, seats: int, options: dict[str, str]) -
     for i in range(seats):
         data[f"players-{i}-name"] = NAMES[i]
         data[f"players-{i}-email"] = EMAILS[i]
-    response = client.post("/new/dualis", data=data)
+    response = confirmed(client, client.post("/new/dualis", data=data))
     assert response.status_code == 303, response.get_data(as_text=True)[:3000]
     return response.headers["Location"]
 

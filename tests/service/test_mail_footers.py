@@ -36,8 +36,8 @@ def test_every_kind_of_game_mail_carries_the_unsubscribe_link(app: Flask) -> Non
     rt = app.extensions["pbem"]
     table = rt.read_table(new_game(rt, "red_black", 2))
     for kind in MailKind:
-        if kind == MailKind.DIGEST:
-            continue  # about no single game: tests/service/test_digest.py
+        if not kind.about_one_game:
+            continue  # the digest (tests/service/test_digest.py) and the confirmation (test_abuse.py)
         for seat in (0, None):
             mail = draft_mail(rt, table, kind, seat, CONTEXT)
             assert mail is not None and "/unsubscribe/" in mail.unsubscribe_url, kind
@@ -50,10 +50,8 @@ def test_draft_mail_applies_the_readers_setting_to_nudges_only(app: Flask) -> No
     game_id = new_game(rt, "red_black", 2)
     save_seat_settings(rt, game_id, 0, SeatSettings("none", ""))
     table = rt.read_table(game_id)
-    drafted = {
-        kind for kind in MailKind if kind != MailKind.DIGEST and draft_mail(rt, table, kind, 0, CONTEXT)
-    }
-    assert {kind for kind in MailKind if kind != MailKind.DIGEST} - drafted == {
+    drafted = {kind for kind in MailKind if kind.about_one_game and draft_mail(rt, table, kind, 0, CONTEXT)}
+    assert {kind for kind in MailKind if kind.about_one_game} - drafted == {
         kind for kind in MailKind if kind.nudge
     }
     assert draft_mail(rt, table, MailKind.YOUR_TURN, 1, CONTEXT) is not None  # the other seat's setting

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.play.hosting import Player, create_game
-from tests.helpers import forms, mails, without_links
+from tests.helpers import confirmed, forms, mails, without_links
 from tests.service.play import play_by_api, play_by_pages, seat_links
 
 EMAILS = ["ann@example.org", "bo@example.org"]
@@ -20,7 +20,7 @@ def create_from_page(client: FlaskClient) -> str:
     page = client.get("/new/red_black")
     assert page.status_code == 200
     token = forms(page.get_data(as_text=True))[0].fields["csrf_token"]
-    response = client.post(
+    created = client.post(
         "/new/red_black",
         data={
             "csrf_token": token,
@@ -33,6 +33,7 @@ def create_from_page(client: FlaskClient) -> str:
             "seed": "7",
         },
     )
+    response = confirmed(client, created)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"]
 

@@ -1,0 +1,67 @@
+"""The daily cap: at most MAILS_PER_ADDRESS_PER_DAY mails to one address in any 24 hours.
+
+Enforced where every mail is queued, whatever drafted it: when a session flushes new outbox rows,
+each one past its address's cap is stored as CAPPED, which is never sent (the outbox page lists
+it). So no path, present or future, can mail an address more than the cap in a day.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from datetime import timedelta
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Engine, event, func
+from sqlalchemy.orm import Session as OrmSession
+from sqlmodel import col, select
+
+from service.eventlog.models import MailStatus, OutboxMail
+
+log = logging.getLogger(__name__)
+DAY = timedelta(days=1)
+_CAPS: WeakKeyDictionary[Engine, int] = WeakKeyDictionary()
+
+
+def cap_daily_mail(engine: Engine, per_day: int) -> None:
+    """Cap the mails per address and day written through sessions on `engine`."""
+    _CAPS[engine] = per_day
+
+
+def sent_in_a_day(session: OrmSession, address: str, before: OutboxMail) -> int:
+    """How many mails to `address` (any case) count against the cap of `before`: those written in
+    the 24 hours before it and not capped themselves."""
+    query = (
+        select(func.count())
+        .select_from(OutboxMail)
+        .where(
+            func.lower(OutboxMail.to_email) == address,
+            col(OutboxMail.created_at) > before.created_at - DAY,
+            col(OutboxMail.status) != MailStatus.CAPPED,
+        )
+    )
+    return session.execute(query).scalar_one()
+
+
+@event.listens_for(OrmSession, "before_flush")
+def _cap_new_mails(session: OrmSession, _context: Any, _instances: Any) -> None:
+    bind = session.get_bind()
+    per_day = _CAPS.get(bind) if isinstance(bind, Engine) else None
+    new = [row for row in session.new if isinstance(row, OutboxMail) and row.status != MailStatus.CAPPED]
+    if per_day is None or not new:
+        return
+    by_address: defaultdict[str, list[OutboxMail]] = defaultdict(list)
+    for mail in new:
+        by_address[mail.to_email.strip().lower()].append(mail)
+    with session.no_autoflush:
+        for address, mails in by_address.items():
+            mails.sort(key=lambda mail: mail.created_at)
+            counted = sent_in_a_day(session, address, mails[0])
+            for mail in mails:
+                if counted >= per_day:
+                    mail.status = MailStatus.CAPPED
+                    mail.last_error = f"over the cap of {per_day} mails a day to this address"
+                    log.warning("mail %r to %s capped: %s a day", mail.subject, mail.to_email, per_day)
+                else:
+                    counted += 1
