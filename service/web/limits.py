@@ -80,7 +80,7 @@ def mail_request_limits(address: Callable[[], str]) -> Callable[[F], F]:
     )
 
     def decorate(view: F) -> F:
-        return per_client(per_address(view))
+        return per_client(per_address(view))  # type: ignore[return-value]
 
     return decorate
 
