@@ -28,6 +28,9 @@ class MailKind(StrEnum):
     VACATION = "vacation"
     VACATION_ENDED = "vacation_ended"
     DIGEST = "digest"
+    HOST_DECISION = "host_decision"
+    TAKEN_OVER = "taken_over"
+    REPLACED = "replaced"
 
     @property
     def subject(self) -> LazyString:
@@ -69,9 +72,13 @@ SUBJECTS: dict[MailKind, LazyString] = {
     MailKind.VACATION: _l("%(title)s: %(name)s is away"),
     MailKind.VACATION_ENDED: _l("%(title)s: %(name)s is back"),
     MailKind.DIGEST: _l("Your daily digest: %(waiting)s"),
+    MailKind.HOST_DECISION: _l("%(title)s: a decision of the host"),
+    MailKind.TAKEN_OVER: _l("%(title)s: you take over a seat"),
+    MailKind.REPLACED: _l("%(title)s: your seat was given to %(name)s"),
 }
 # In "digest" mode the daily digest tells what these would; the rest is the game's life (invitation,
-# setup, game over, links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
+# setup, game over, links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked, the
+# host's decisions about the table).
 NUDGES = frozenset(
     {
         MailKind.YOUR_TURN,

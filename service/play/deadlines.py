@@ -3,19 +3,21 @@ timeout fall, with the clock stopped on weekends (Saturday and Sunday in the gam
 during the seat's vacations. No database, no clock: times go in and come out.
 
 A seat owes a move since the event after which it entered `to_act` and stayed there through every
-later event; a day of the time control is 24 hours of running clock.
+later event; a day of the time control is 24 hours of running clock. The host's DeadlineExtended
+(an event of the log) gives the owed move a fresh clock of its days from when it was appended.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from rules import Game
+from rules.base import DEADLINE_EXTENDED
 from service.play.time_control import TimeControl
 
 Interval = tuple[datetime, datetime]
@@ -24,11 +26,14 @@ DAY = timedelta(days=1)
 
 @dataclass(frozen=True)
 class Owed:
-    """A seat owes a move since the event numbered `since_seq` (1-based), appended at `since`."""
+    """A seat owes a move since the event numbered `since_seq` (1-based), appended at `since`; the
+    host gave it a fresh clock of `granted_days` from `granted_at` (the latest DeadlineExtended)."""
 
     seat: int
     since_seq: int
     since: datetime
+    granted_at: datetime | None = None
+    granted_days: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,8 @@ def owed_moves(rules: Game, events: Sequence[dict[str, Any]], times: Sequence[da
     for seq, (event, at) in enumerate(zip(events, times, strict=True), start=1):
         state = rules.apply(state, event)
         owed = {seat: owed.get(seat) or Owed(seat, seq, at) for seat in sorted(rules.to_act(state))}
+        if event["type"] == DEADLINE_EXTENDED and event["seat"] in owed:
+            owed[event["seat"]] = replace(owed[event["seat"]], granted_at=at, granted_days=event["days"])
     return owed
 
 
