@@ -8,7 +8,7 @@ from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,13 @@ def register_error_pages(app: Flask) -> None:
     def csrf_failed(error: CSRFError) -> ResponseReturnValue:
         return error_response(
             400, _("This form has expired or did not come from this site. Reload the page and try again.")
+        )
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
+        limit = (app.config["MAX_CONTENT_LENGTH"] or 0) // 2**20
+        return error_response(
+            413, _("This is more than the service takes at once (%(limit)s MB).", limit=limit)
         )
 
     @app.errorhandler(HTTPException)
