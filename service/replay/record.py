@@ -27,7 +27,7 @@ from service.replay.steps import FACE_UP, Replay, origin_note, step_line, time_t
 
 FORMAT = "pbem-record"
 VERSION = 1
-MAX_RECORD_BYTES = 8 * 1024 * 1024  # a long Red and Black Duel is well under 2 MB
+MAX_RECORD_BYTES = 2 * 1024 * 1024  # the longest games' records are about 100 kB
 MAX_NAME = 100
 # What a damaged record may make the rules raise while its log is folded or re-run.
 DAMAGE = (KeyError, TypeError, ValueError, IndexError, AttributeError)
