@@ -60,18 +60,27 @@ class ScoreSheet:
 
 
 # Decisions that end a game outside its play, made by the game (a timeout) or its host, and folded by
-# every game alike: a seat's forfeit and a cancellation. Each game's State carries `closure`.
+# every game alike: a seat's forfeit, a draw the host declares and a cancellation. Each game's State
+# carries `closure`.
 FORFEITED = "GameForfeited"
+DRAWN = "GameDrawn"
 CANCELLED = "GameCancelled"
-CLOSING_EVENTS = frozenset({FORFEITED, CANCELLED})
+CLOSING_EVENTS = frozenset({FORFEITED, DRAWN, CANCELLED})
+# Decisions of the host about who sits at the table and their time, logged like moves but changing
+# nothing of the play (every game folds them as they are): a seat given to a new player, a seat the
+# seat-keeper takes over or gives back, a fresh clock for a seat's owed move.
+SEAT_REPLACED = "SeatReplaced"
+SEAT_KEPT = "SeatKept"
+DEADLINE_EXTENDED = "DeadlineExtended"
+TABLE_EVENTS = frozenset({SEAT_REPLACED, SEAT_KEPT, DEADLINE_EXTENDED})
 
 
 @dataclass(frozen=True)
 class Closure:
-    """How a game was ended by a decision: a seat's forfeit (with the winners it gives) or a
-    cancellation (by whom, no winner)."""
+    """How a game was ended by a decision: a seat's forfeit (with the winners it gives), a draw
+    (every seat among the winners, by whom) or a cancellation (by whom, no winner)."""
 
-    kind: str  # FORFEITED or CANCELLED
+    kind: str  # FORFEITED, DRAWN or CANCELLED
     seat: int | None = None
     winners: tuple[int, ...] = ()
     by: str | None = None
@@ -80,6 +89,8 @@ class Closure:
         """The closure as the views show it (public)."""
         if self.kind == FORFEITED:
             return {"forfeited": self.seat, "winners": list(self.winners)}
+        if self.kind == DRAWN:
+            return {"drawn": True, "by": self.by, "winners": list(self.winners)}
         return {"cancelled": True, "by": self.by}
 
 
@@ -119,6 +130,10 @@ class Game(ABC, Generic[S]):
                 raise ValueError(f"a {self.name} log must begin with GameStarted, not {event.get('type')!r}")
             # Every game's State is a frozen dataclass with a `closure` field (see each State).
             return cast(S, replace(cast(Any, state), closure=closure_of(event)))
+        if event.get("type") in TABLE_EVENTS:
+            if state is None:
+                raise ValueError(f"a {self.name} log must begin with GameStarted, not {event.get('type')!r}")
+            return state  # who sits at the table and their time: nothing of the play changes
         return self._apply(state, event)
 
     def _apply(self, state: S | None, event: Event) -> S:
@@ -193,6 +208,8 @@ class Game(ABC, Generic[S]):
             return self._result(state)
         if ended.kind == FORFEITED:
             return {"winners": list(ended.winners), "forfeit": ended.seat}
+        if ended.kind == DRAWN:
+            return {"winners": list(ended.winners), "draw": True}
         return None
 
     @abstractmethod
@@ -222,14 +239,51 @@ class Game(ABC, Generic[S]):
         self._require_running(state)
         return [self.event(CANCELLED, by=by)]
 
+    def draw(self, state: S, by: str, seats: int) -> list[Event]:
+        """The event of the running game ended as a draw (`by`: who decided): every seat wins."""
+        self._require_running(state)
+        return [self.event(DRAWN, by=by, winners=list(range(seats)))]
+
+    def replace_seat(self, state: S, seat: int, name: str, replaced: str, seats: int) -> list[Event]:
+        """The event of a seat of the running game given to a new player `name` (was `replaced`)."""
+        self._require_seat(state, seat, seats)
+        require(name.strip(), N_("Give the new player's name."))
+        return [self.event(SEAT_REPLACED, seat=seat, name=name, replaced=replaced)]
+
+    def keep_seat(self, state: S, seat: int, by_keeper: bool, seats: int) -> list[Event]:
+        """The event of the seat-keeper taking over a seat of the running game (or giving it back)."""
+        self._require_seat(state, seat, seats)
+        return [self.event(SEAT_KEPT, seat=seat, by_keeper=by_keeper)]
+
+    def extend_deadline(self, state: S, seat: int, days: int, seats: int) -> list[Event]:
+        """The event of a fresh clock of `days` days for the move `seat` owes in the running game."""
+        self._require_seat(state, seat, seats)
+        require(seat in self._to_act(state), N_("The game is not waiting on this seat."))
+        require(0 < days <= 365, N_("Give between 1 and 365 days."))
+        return [self.event(DEADLINE_EXTENDED, seat=seat, days=days)]
+
     def decide(self, state: S, decision: Action, seats: int) -> list[Event]:
-        """The events of a decision (`forfeit_decision` or `cancel_decision`) on the running game."""
-        kind = decision.get("decision")
-        if kind == "forfeit" and isinstance(decision.get("seat"), int):
+        """The events of a decision (one of the `..._decision` actions below) on the running game."""
+        kind, seat = decision.get("decision"), decision.get("seat")
+        has_seat = isinstance(seat, int) and not isinstance(seat, bool)
+        if kind == "forfeit" and has_seat:
             return self.forfeit(state, decision["seat"], seats)
         if kind == "cancel" and isinstance(decision.get("by"), str):
             return self.cancel(state, decision["by"])
+        if kind == "draw" and isinstance(decision.get("by"), str):
+            return self.draw(state, decision["by"], seats)
+        if kind == "replace" and has_seat and _strings(decision, "name", "replaced"):
+            return self.replace_seat(state, decision["seat"], decision["name"], decision["replaced"], seats)
+        if kind == "keep" and has_seat and isinstance(decision.get("by_keeper"), bool):
+            return self.keep_seat(state, decision["seat"], decision["by_keeper"], seats)
+        days = decision.get("days")
+        if kind == "extend" and has_seat and isinstance(days, int) and not isinstance(days, bool):
+            return self.extend_deadline(state, decision["seat"], days, seats)
         raise IllegalAction(N_("That is not a decision this game knows."))
+
+    def _require_seat(self, state: S, seat: int, seats: int) -> None:
+        self._require_running(state)
+        require(0 <= seat < seats, N_("This game has no such seat."))
 
     def _require_running(self, state: S) -> None:
         require(state is not None and not closure(state), N_("This game is over."))
@@ -242,6 +296,8 @@ class Game(ABC, Generic[S]):
         msgid with %(name)s parameters; None when the event shows that seat nothing."""
         if event.get("type") in CLOSING_EVENTS:
             return closing_line(event, names)
+        if event.get("type") in TABLE_EVENTS:
+            return table_line(event, names)
         return self._describe(event, seat, names)
 
     def _describe(self, event: Event, seat: int | None, names: list[str]) -> Message | None:
@@ -347,6 +403,32 @@ def cancel_decision(by: str) -> Action:
     return {"decision": "cancel", "by": by}
 
 
+def draw_decision(by: str) -> Action:
+    """The decision to end the game as a draw, taken by `by` (e.g. "host")."""
+    return {"decision": "draw", "by": by}
+
+
+def replace_decision(seat: int, name: str, replaced: str) -> Action:
+    """The decision to give `seat` (played by `replaced`) to a new player `name` (no address: the
+    log is shown to every player)."""
+    return {"decision": "replace", "seat": seat, "name": name, "replaced": replaced}
+
+
+def keep_decision(seat: int, by_keeper: bool) -> Action:
+    """The decision that the seat-keeper plays `seat` (or, `by_keeper` false, that its player does)."""
+    return {"decision": "keep", "seat": seat, "by_keeper": by_keeper}
+
+
+def extend_decision(seat: int, days: int) -> Action:
+    """The decision to give `seat` a fresh clock of `days` days for the move it owes."""
+    return {"decision": "extend", "seat": seat, "days": days}
+
+
+def _strings(decision: Action, *keys: str) -> bool:
+    """Whether the decision has a string under each key."""
+    return all(isinstance(decision.get(key), str) for key in keys)
+
+
 def closure(state: Any) -> Closure | None:
     """How a decision ended the game at `state`, if one did."""
     return getattr(state, "closure", None)
@@ -356,6 +438,8 @@ def closure_of(event: Event) -> Closure:
     """The closure a GameForfeited or GameCancelled event records."""
     if event["type"] == FORFEITED:
         return Closure(FORFEITED, seat=event["seat"], winners=tuple(event["winners"]))
+    if event["type"] == DRAWN:
+        return Closure(DRAWN, winners=tuple(event["winners"]), by=event["by"])
     return Closure(CANCELLED, by=event["by"])
 
 
@@ -371,7 +455,11 @@ def name_of(names: Sequence[str], seat: int) -> str:
 
 
 def closing_line(event: Event, names: list[str]) -> Message:
-    """The words for a forfeit or a cancellation."""
+    """The words for a forfeit, a draw or a cancellation."""
+    if event["type"] == DRAWN:
+        if event["by"] == "host":
+            return N_("The host ended the game as a draw."), {}
+        return N_("The game ended as a draw."), {}
     if event["type"] == CANCELLED:
         if event["by"] == "host":
             return N_("The host cancelled the game."), {}
@@ -381,3 +469,25 @@ def closing_line(event: Event, names: list[str]) -> Message:
     if len(winners) == 1:
         return N_("%(player)s forfeited: %(winners)s wins."), params
     return N_("%(player)s forfeited: %(winners)s win."), params
+
+
+def table_line(event: Event, names: list[str]) -> Message:
+    """The words for a host's decision about a seat: a new player, the seat-keeper, more time."""
+    player = name_of(names, event["seat"])
+    if event["type"] == SEAT_REPLACED:
+        return N_("The host gave the seat of %(replaced)s to %(player)s."), {
+            "replaced": event["replaced"],
+            "player": event["name"],
+        }
+    if event["type"] == SEAT_KEPT:
+        if event["by_keeper"]:
+            return N_("The host gave the seat of %(player)s to the seat-keeper."), {"player": player}
+        return N_("The host gave the seat back to %(player)s: the seat-keeper no longer plays it."), {
+            "player": player
+        }
+    if event["days"] == 1:
+        return N_("The host gave %(player)s a fresh clock of one day for this move."), {"player": player}
+    return N_("The host gave %(player)s a fresh clock of %(days)s days for this move."), {
+        "player": player,
+        "days": event["days"],
+    }

@@ -23,8 +23,9 @@ csrf = CSRFProtect()
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
     from service.i18n import LANGUAGES, compiled_catalogues, select_locale
+    from service.replay.record import MAX_RECORD_BYTES
     from service.tasks.celery_app import CeleryDispatcher, init_celery
-    from service.web import api, health, host, language, outbox, play, public, replay, unsubscribe
+    from service.web import api, health, host, language, outbox, play, public, records, replay, unsubscribe
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
     from service.web.limits import init_limits
@@ -36,6 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=settings["SECRET_KEY"],
         PBEM=settings,
         WTF_CSRF_TIME_LIMIT=None,  # a page may stay open for days between moves
+        MAX_CONTENT_LENGTH=MAX_RECORD_BYTES + 2**16,  # the largest body: an uploaded game record
         BABEL_TRANSLATION_DIRECTORIES=str(
             compiled_catalogues(Path(settings["TRANSLATIONS_DIR"]), Path(app.instance_path) / "translations")
         ),
@@ -53,7 +55,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, unsubscribe, language, health):
+    for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     register_error_pages(app)

@@ -1,4 +1,5 @@
-"""The command line: `pbem serve | new | links | migrate | rebuild | health` (also `python -m service`)."""
+"""The command line: `pbem serve | new | links | migrate | rebuild | health | import | inbound` (also
+`python -m service`)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
 from service.play.rebuild import rebuild_games
+from service.play.records import import_record
 from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import run_due_clocks
+from service.replay.record import MAX_RECORD_BYTES, RecordRefused
 from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from service.web.forms import refusal_text
@@ -95,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
         "rebuild", help="rebuild the games' rows (status) and turn clocks from their logs; prints each repair"
     )
     rebuild.add_argument("game_id", nargs="*", help="the games to rebuild (default: every game)")
+    load = commands.add_parser(
+        "import", help="load a finished game's record (JSON) once it verifies; prints the new game's id last"
+    )
+    load.add_argument("file", type=argparse.FileType("rb"))
     return parser
 
 
@@ -113,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return rebuild(app, args.game_id)
         if args.command == "health":
             return health(app)
+        if args.command == "import":
+            return load_record(app, args.file.read(MAX_RECORD_BYTES + 1))
     return serve(app, args.host, args.port, args.threads)
 
 
@@ -159,6 +168,19 @@ def health(app: Flask) -> int:
     for name, answer in result.checks.items():
         print(f"{name}\t{answer}")
     return 0 if result.ok else 1
+
+
+def load_record(app: Flask, raw: bytes) -> int:
+    """Import a record: its public history's address, then the new game's id; or why it was refused."""
+    rt = app.extensions["pbem"]
+    try:
+        game_id = import_record(rt, raw)
+    except RecordRefused as refusal:
+        print(f"error: {refusal}")
+        return 1
+    print(rt.link(f"/game/{game_id}/history"))
+    print(game_id)
+    return 0
 
 
 def print_links(app: Flask, game_id: str) -> int:

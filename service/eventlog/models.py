@@ -221,7 +221,8 @@ class TurnClock(SQLModel, table=True):
     owed_since: datetime
     remind_at: datetime | None = None  # None: no reminder (no time control, or none wanted)
     due_at: datetime | None = None  # None: no time limit
-    # The host gave `granted_days` more days at `granted_at`: a fresh clock for this move from then.
+    # The host gave `granted_days` more days at `granted_at`: a fresh clock for this move from then
+    # (a cache of the log's latest DeadlineExtended for this move).
     granted_at: datetime | None = None
     granted_days: int = Field(default=0)
     automatic: bool = Field(default=False)  # the seat-keeper or auto-play makes this move

@@ -17,11 +17,23 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
 from rules import Game, get_game
+from rules.base import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
 
-# Who owes a move: each seat the game waits on, with the sequence number of the event after which it
-# began to owe without a break (the turn clocks run from there).
-Owing = Mapping[int, int]
+
+@dataclass(frozen=True)
+class Owes:
+    """A seat owes a move since the event numbered `since_seq`, without a break (its turn clock runs
+    from there), with the host's latest more time for that move: `granted_days` from the event
+    numbered `granted_seq`."""
+
+    since_seq: int
+    granted_seq: int | None = None
+    granted_days: int = 0
+
+
+# Who owes a move: each seat the game waits on.
+Owing = Mapping[int, Owes]
 
 
 def fold_on(
@@ -31,7 +43,12 @@ def fold_on(
     `state` and `owing` (so a move costs its own events, never the whole log)."""
     for seq, event in enumerate(events, start=first_seq):
         state = rules.apply(state, event)
-        owing = {seat: owing.get(seat, seq) for seat in sorted(rules.to_act(state))}
+        owing = {seat: owing.get(seat) or Owes(seq) for seat in sorted(rules.to_act(state))}
+        if event["type"] == DEADLINE_EXTENDED and event["seat"] in owing:
+            owing = {
+                **owing,
+                event["seat"]: replace(owing[event["seat"]], granted_seq=seq, granted_days=event["days"]),
+            }
     return state, owing
 
 

@@ -35,6 +35,9 @@ class MailKind(StrEnum):
     VACATION_ENDED = "vacation_ended"
     DIGEST = "digest"
     CONFIRM_GAME = "confirm_game"
+    HOST_DECISION = "host_decision"
+    TAKEN_OVER = "taken_over"
+    REPLACED = "replaced"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -86,6 +89,9 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.DIGEST: _l("Your daily digest: %(waiting)s"),
     # No player names here: they are the asker's words, and the address may not be theirs.
     MailKind.CONFIRM_GAME: _l("Confirm your game of %(game_name)s to send the invitations"),
+    MailKind.HOST_DECISION: _l("A decision of the host"),
+    MailKind.TAKEN_OVER: _l("You take over a seat"),
+    MailKind.REPLACED: _l("Your seat was given to %(name)s"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -94,7 +100,8 @@ DUE_HEADLINES: dict[MailKind, LazyString] = {
 }
 # In "digest" mode the daily digest tells what these would (but the warnings it could bring too late
 # still go: see drafting.wants_mail); the rest is the game's life (invitation, setup, game over,
-# links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).
+# links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked, the host's decisions
+# about the table).
 NUDGES = frozenset(
     {
         MailKind.YOUR_TURN,

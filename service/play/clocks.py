@@ -70,11 +70,12 @@ def sync_clocks(session: Session, table: Table, now: datetime) -> list[TurnClock
         )
         row.settled_at = None
         row.automatic = automatic_origin(table, owe.seat) is not None
+        row.granted_at, row.granted_days = owe.granted_at, owe.granted_days  # a cache of the log
         if control.timed and table.seats[owe.seat].keeper == SeatKeeper.PLAYER:
-            if row.granted_at is None:
+            if owe.granted_at is None:
                 due = deadline(control, owe.since, away.get(owe.seat, ()))
             else:
-                due = deadline(control, row.granted_at, away.get(owe.seat, ()), row.granted_days)
+                due = deadline(control, owe.granted_at, away.get(owe.seat, ()), owe.granted_days)
             row.remind_at, row.due_at = due.remind_at, due.due_at
         else:
             row.remind_at = row.due_at = None

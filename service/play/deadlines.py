@@ -3,7 +3,8 @@ timeout fall, with the clock stopped on weekends (Saturday and Sunday in the gam
 during the seat's vacations. No database, no clock: times go in and come out.
 
 A seat owes a move since the event after which it entered `to_act` and stayed there through every
-later event; a day of the time control is 24 hours of running clock.
+later event; a day of the time control is 24 hours of running clock. The host's DeadlineExtended
+(an event of the log) gives the owed move a fresh clock of its days from when it was appended.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ DAY = timedelta(days=1)
 
 @dataclass(frozen=True)
 class Owed:
-    """A seat owes a move since the event numbered `since_seq` (1-based), appended at `since`."""
+    """A seat owes a move since the event numbered `since_seq` (1-based), appended at `since`; the
+    host gave it a fresh clock of `granted_days` from `granted_at` (the latest DeadlineExtended)."""
 
     seat: int
     since_seq: int
     since: datetime
+    granted_at: datetime | None = None
+    granted_days: int = 0
 
 
 @dataclass(frozen=True)
@@ -37,9 +41,18 @@ class Deadline:
 
 
 def owed_moves(owing: Owing, times: Sequence[datetime]) -> dict[int, Owed]:
-    """Each seat the game waits on, with since when it owes continuously (`owing` is folded with the
-    log by the event store; `times` are the events' times)."""
-    return {seat: Owed(seat, seq, times[seq - 1]) for seat, seq in owing.items()}
+    """Each seat the game waits on, with since when it owes continuously and the host's latest more
+    time for that move (`owing` is folded with the log by the event store; `times` are the events')."""
+    return {
+        seat: Owed(
+            seat,
+            owes.since_seq,
+            times[owes.since_seq - 1],
+            times[owes.granted_seq - 1] if owes.granted_seq else None,
+            owes.granted_days,
+        )
+        for seat, owes in owing.items()
+    }
 
 
 def local_midnight(day: date, zone: ZoneInfo) -> datetime:

@@ -1,4 +1,7 @@
-"""Creating and managing games: the host's side (invite, resend or revoke a link, cancel)."""
+"""Creating and managing games: the host's side (invite, resend or revoke a link, cancel) and the
+host's takeovers, each an event of the log told to every player: a seat given to a new player, the
+seat-keeper put in a seat or taken out, more time for a move, the game ended as a draw or by a
+forfeit."""
 
 from __future__ import annotations
 
@@ -9,22 +12,34 @@ from typing import Any
 
 from sqlmodel import Session
 
-from rules import get_game
-from rules.base import N_, cancel_decision
+from rules import IllegalAction, get_game
+from rules.base import N_, cancel_decision, draw_decision, keep_decision, replace_decision
 from service.eventlog.models import (
     EventOrigin,
     GameRecord,
+    NotifyMode,
     OutboxMail,
     SeatKeeper,
     SeatRecord,
 )
 from service.eventlog.store import Table, append_events, append_move, load_table
-from service.mail.drafting import draft_mail, drafted, invitation_mails, mailed_seats, player_url
+from service.mail.drafting import (
+    draft_mail,
+    drafted,
+    invitation_mails,
+    lines_since_last_move,
+    mailed_seats,
+    mails_after_move,
+    player_url,
+    replay_url,
+    rules_url,
+)
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
 from service.play.names import name_refusal
-from service.play.settle import settle
+from service.play.settle import decided, extend_deadline, finish_moves, forfeit, host_decision_mails, settle
 from service.play.time_control import TimeControl
+from service.replay.fairness import game_commitment
 from service.runtime import Runtime
 
 GAME_ID_ALPHABET = string.ascii_letters + string.digits
@@ -275,5 +290,109 @@ def revoke_watch_link(rt: Runtime, game_id: str) -> None:
         table.record.watch_key_version += 1
         session.add(table.record)
         return None, []
+
+    rt.in_game(game_id, change)
+
+
+# ------------------------------------------------------------------------------ takeovers
+
+
+def _seat(table: Table, seat: int) -> SeatRecord:
+    """The seat's row; IllegalAction if the game has no such seat."""
+    if not 0 <= seat < len(table.seats):
+        raise IllegalAction(N_("This game has no such seat."))
+    return table.seats[seat]
+
+
+def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None:
+    """Give a seat of the running game to a new player: the decision is logged (the name, never the
+    address), the seat's old links stop working (its key version moves on), the player who leaves
+    is told, the new one invited with what happened so far, the others told."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        record = _seat(table, seat)
+        leaving = record.keeper != SeatKeeper.BOT
+        after = decided(
+            rt, session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST
+        )
+        told = draft_mail(rt, after, MailKind.REPLACED, seat, {"name": player.name}) if leaving else None
+        replaced = record.name
+        record.name, record.email, record.keeper = player.name, player.email, SeatKeeper.PLAYER
+        record.key_version += 1  # every link of the seat so far is revoked
+        record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
+        record.language = ""  # the table's, until the new player chooses
+        session.add(record)
+        now = rt.clock.now()
+        settled = settle(session, after, now)
+        invited = draft_mail(rt, settled, MailKind.TAKEN_OVER, seat, _taken_over(rt, settled, seat, replaced))
+        others = host_decision_mails(rt, after, skip=frozenset({seat}))
+        moved_on = mails_after_move(rt, after, settled, dues(session, game_id))
+        return None, [*drafted(told, invited), *others, *moved_on]
+
+    rt.in_game(game_id, change)
+
+
+def _taken_over(rt: Runtime, table: Table, seat: int, replaced: str) -> dict[str, Any]:
+    """What the new player of a seat is sent: their link, the replay so far, the latest lines."""
+    return {
+        "replaced": replaced,
+        "link": player_url(rt, table, seat),
+        "replay": replay_url(rt, table, seat),
+        "your_move": seat in table.rules.to_act(table.state),
+        "lines": lines_since_last_move(rt, table, seat),
+        "commitment": game_commitment(table),
+        "rules": rules_url(rt, table),
+    }
+
+
+def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool) -> None:
+    """Put the seat-keeper in a player's seat until the host takes it out (or the player takes the
+    seat back), or take it out; logged and told to every player. IllegalAction if the seat is
+    already so, or has no player to give it back to (a seat-keeper seat: replace it instead)."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        record = _seat(table, seat)
+        if record.keeper == SeatKeeper.BOT:
+            raise IllegalAction(N_("This seat has no player: give it to a new player instead."))
+        if (record.keeper == SeatKeeper.STAND_IN) == by_keeper:
+            raise IllegalAction(N_("The seat is already played that way."))
+        after = decided(rt, session, table, keep_decision(seat, by_keeper), EventOrigin.HOST)
+        record.keeper = SeatKeeper.STAND_IN if by_keeper else SeatKeeper.PLAYER
+        session.add(record)
+        moved = finish_moves(rt, session, after, after, rt.clock.now())[1]
+        return None, [*host_decision_mails(rt, after), *moved]
+
+    rt.in_game(game_id, change)
+
+
+def give_more_time(rt: Runtime, game_id: str, seat: int, days: int) -> None:
+    """A fresh clock of `days` days for the move the seat owes (IllegalAction if it owes none, or
+    the game has no time limit)."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        _seat(table, seat)
+        if not TimeControl.of(table.record).timed:
+            raise IllegalAction(N_("This game has no time limit."))
+        return None, extend_deadline(rt, session, table, seat, days)[1]
+
+    rt.in_game(game_id, change)
+
+
+def declare_forfeit(rt: Runtime, game_id: str, seat: int) -> None:
+    """The host ends the running game by the seat's forfeit: the other side wins, everyone is told."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        _seat(table, seat)
+        return None, forfeit(rt, session, table, seat, EventOrigin.HOST)[1]
+
+    rt.in_game(game_id, change)
+
+
+def declare_draw(rt: Runtime, game_id: str) -> None:
+    """The host ends the running game as a draw: every seat is among the winners, everyone is told."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        after = decided(rt, session, table, draw_decision("host"), EventOrigin.HOST)
+        return None, finish_moves(rt, session, table, after, rt.clock.now())[1]
 
     rt.in_game(game_id, change)

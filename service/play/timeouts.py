@@ -26,8 +26,7 @@ from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_for
-from service.play.clocks import sync_clocks
-from service.play.settle import finish_moves, forfeit
+from service.play.settle import extend_deadline, finish_moves, forfeit
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 
@@ -164,14 +163,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         if decision == HostDecision.KEEPER:
             after = play_for(session, table, clock.seat, EventOrigin.BOT, now)
             return True, finish_moves(rt, session, table, after, now)[1]
-        clock.granted_at, clock.granted_days, clock.timed_out_at = now, days, None
-        session.add(clock)
-        sync_clocks(session, table, now)
-        assert clock.due_at is not None
-        link = {"link": player_url(rt, table, clock.seat)}
-        return True, drafted(
-            draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, link, clock.due_at)
-        )
+        return True, extend_deadline(rt, session, table, clock.seat, days)[1]
 
     if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")

@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from kombu.exceptions import OperationalError as BrokerError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.db import database_unavailable
 
@@ -47,6 +47,13 @@ def register_error_pages(app: Flask) -> None:
     def too_many(error: HTTPException) -> ResponseReturnValue:
         """A rate limit (service/web/limits.py) says why; Flask-Limiter adds Retry-After."""
         return error_response(429, error.description or "", _("Too many requests"))
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
+        limit = (app.config["MAX_CONTENT_LENGTH"] or 0) // 2**20
+        return error_response(
+            413, _("This is more than the service takes at once (%(limit)s MB).", limit=limit)
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

@@ -1,5 +1,5 @@
-"""The create-game form, built per game from its seat counts and boolean options, and the player's
-vacation form."""
+"""The create-game form, built per game from its seat counts and boolean options, the player's
+vacation form, and the host's form giving a seat to a new player."""
 
 from __future__ import annotations
 
@@ -214,3 +214,14 @@ def refusal_text(refusal: SetupRefused) -> str:
         for key, value in refusal.params.items()
     }
     return say((refusal.msgid, {**spelled, "title": entry(refusal.game).title}))
+
+
+class ReplacePlayerForm(FlaskForm):
+    """The host gives a seat to a new player: their name and email."""
+
+    name = StringField(_l("New player's name"), validators=[InputRequired(), Length(min=1, max=100)])
+    email = StringField(_l("Their email"), validators=[InputRequired(), Email(), Length(max=254)])
+
+    def player(self) -> Player:
+        """The new player as entered."""
+        return Player((self.name.data or "").strip(), (self.email.data or "").strip())

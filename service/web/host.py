@@ -1,18 +1,29 @@
 """The host's page: the game's players and links, resend or revoke a link, cancel the game, decide
-for a player out of time (when the game asks the host), sharing the replay, and the host's notices."""
+for a player out of time (when the game asks the host), the takeovers (a seat given to a new player,
+the seat-keeper in or out, more time, a draw or a forfeit), sharing the replay, and the host's
+notices."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
+from rules import IllegalAction
 from service.catalog import entry
 from service.eventlog.models import SeatKeeper
+from service.i18n import say
 from service.mail.drafting import game_title, player_url, public_replay_url, watch_url
 from service.play.hosting import (
     cancel_game,
+    declare_draw,
+    declare_forfeit,
+    give_more_time,
+    keep_seat,
+    replace_player,
     resend_link,
     revoke_link,
     revoke_watch_link,
@@ -26,6 +37,7 @@ from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access, seat_summary
+from service.web.forms import ReplacePlayerForm
 from service.web.limits import mail_request_limits
 
 blueprint = Blueprint("host", __name__)
@@ -57,6 +69,7 @@ def page(token: str) -> str:
         },
         public_replay=public_replay_url(rt, table),
         commitment=game_commitment(table),
+        replace_form=ReplacePlayerForm(formdata=None),
     )
 
 
@@ -154,3 +167,79 @@ def decide(token: str, clock_id: int) -> Response:
     else:
         flash(_("That player no longer waits for a decision: they moved, or the game ended."))
     return redirect(url_for("host.page", token=token), 303)
+
+
+# ------------------------------------------------------------------------------ takeovers
+
+
+def _running_seat(token: str, seat: int) -> str:
+    """The id of the host's game, after checking it has that seat; 409 once the game is over."""
+    table = host_access(runtime(), token)
+    if not 0 <= seat < len(table.seats):
+        abort(404, _("This game has no such seat."))
+    if not table.active:
+        abort(409, _("This game is over: its seats no longer change."))
+    return table.game_id
+
+
+def _confirmed() -> None:
+    """400 unless the host ticked the box confirming a decision that ends the game."""
+    if request.form.get("confirmed") != "yes":
+        abort(400, _("Tick the box to confirm: this ends the game for everyone."))
+
+
+def _decide(token: str, done: str, decision: Callable[[], None]) -> Response:
+    """Carry out a takeover and go back to the host page; 409 with the reason if the game refuses."""
+    try:
+        decision()
+    except IllegalAction as refusal:
+        abort(409, say((refusal.msgid, refusal.params)))
+    flash(done)
+    return redirect(url_for("host.page", token=token), 303)
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/replace")
+def replace(token: str, seat: int) -> Response:
+    game_id = _running_seat(token, seat)
+    form = ReplacePlayerForm()
+    if not form.validate():
+        abort(400, _("Give the new player's name and a valid email address."))
+    player = form.player()
+    done = _("%(name)s has the seat now and was invited; the old link no longer works.", name=player.name)
+    return _decide(token, done, lambda: replace_player(runtime(), game_id, seat, player))
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/keeper")
+def keeper(token: str, seat: int) -> Response:
+    game_id = _running_seat(token, seat)
+    choice = request.form.get("keeper")
+    if choice not in ("in", "out"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    done = _("The seat-keeper plays this seat now.") if choice == "in" else _("The player has the seat back.")
+    return _decide(token, done, lambda: keep_seat(runtime(), game_id, seat, choice == "in"))
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/more-time")
+def more_time(token: str, seat: int) -> Response:
+    game_id = _running_seat(token, seat)
+    days = request.form.get("days", "")
+    if not days.isdigit() or int(days) not in MOVE_DAYS:
+        abort(400, _("Choose how many more days to give."))
+    done = _("The player has a fresh clock for this move and was told.")
+    return _decide(token, done, lambda: give_more_time(runtime(), game_id, seat, int(days)))
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/forfeit")
+def forfeit(token: str, seat: int) -> Response:
+    game_id = _running_seat(token, seat)
+    _confirmed()
+    done = _("The player forfeited; the game is over and everyone was told.")
+    return _decide(token, done, lambda: declare_forfeit(runtime(), game_id, seat))
+
+
+@blueprint.post("/host/<token>/draw")
+def draw(token: str) -> Response:
+    table = host_access(runtime(), token)
+    _confirmed()
+    done = _("The game ended as a draw and everyone was told.")
+    return _decide(token, done, lambda: declare_draw(runtime(), table.game_id))

@@ -1,23 +1,25 @@
 """Replay and history pages, and their JSON twins, for every way into a game: a player's link, the
 spectator link the host may share, and the public replay link (a finished game, if the host allows).
 
-Each route only finds out who is looking (`Opened`); one function per page does the rest.
+Each route only finds out who is looking (`Opened`); one function per page does the rest. Whoever may
+see the finished game face up may also download its record (JSON and text, service/replay/record.py).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, render_template, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, url_for
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response
 
 from service.eventlog.store import GameNotFound, Table
 from service.i18n import say
 from service.localtime import browser_may_localise, zone_name
 from service.mail.drafting import game_title
 from service.reading import table_reading
+from service.replay.record import record_json, text_record
 from service.replay.steps import (
     FACE_UP,
     SPECTATOR,
@@ -95,16 +97,25 @@ def at_opening_step(opened: Opened) -> tuple[Opened, int]:
 
 @dataclass(frozen=True)
 class WayIn:
-    """What the pages need of how the game was opened: the link's arguments, the history endpoint
-    and the reader's own seat (never the table itself)."""
+    """What the pages need of how the game was opened: the link's arguments, the history endpoint,
+    the reader's own seat (never the table itself) and the record's endpoint (None: not offered)."""
 
     args: dict[str, str]
     history_endpoint: str
     you: int | None
+    record_endpoint: str | None = None
 
 
 def way_in(opened: Opened) -> WayIn:
-    return WayIn(opened.args, opened.history_endpoint, opened.you)
+    return WayIn(opened.args, opened.history_endpoint, opened.you, record_endpoint(opened))
+
+
+def record_endpoint(opened: Opened) -> str | None:
+    """Where this way in downloads the game's record: only for who sees the finished game face up
+    (a player once it is over, the public replay once the host opened it), never a spectator."""
+    if not opened.viewer.face_up or opened.step_endpoint is None or opened.table.active:
+        return None
+    return "replay.public_record" if "game_id" in opened.args else "replay.player_record"
 
 
 def neighbours(step: int, last: int) -> dict[str, int | None]:
@@ -190,6 +201,21 @@ def show_history(opened: Opened) -> str | Response:
     )
 
 
+def show_record(opened: Opened, kind: str) -> Response:
+    """The finished game's record as a download: the JSON log with seed and salt, or the text."""
+    table = opened.table
+    if record_endpoint(opened) is None:
+        abort(403, _("The record can be downloaded by whoever may see the finished game face up."))
+    name = f"{table.record.game}-{table.game_id}"
+    if kind == "json":
+        body, mimetype = json.dumps(record_json(table), ensure_ascii=False, indent=1), "application/json"
+    else:
+        replay = replay_of(runtime().replays, table)
+        body, mimetype = text_record(table, replay, game_title(table)), "text/plain"
+    disposition = f'attachment; filename="{name}.{kind}"'
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
+
+
 # ---------------------------------------------------------------------------------- routes
 
 
@@ -202,6 +228,11 @@ def player_step(token: str, step: int) -> str | Response:
 @blueprint.get("/play/<token>/history")
 def player_history(token: str) -> str | Response:
     return show_history(by_player(token))
+
+
+@blueprint.get("/play/<token>/record.<any(json, txt):kind>")
+def player_record(token: str, kind: str) -> Response:
+    return show_record(by_player(token), kind)
 
 
 @blueprint.get("/watch/<token>")
@@ -228,6 +259,11 @@ def public_step(game_id: str, step: int) -> str | Response:
 @blueprint.get("/game/<game_id>/history")
 def public_history(game_id: str) -> str | Response:
     return show_history(by_public(game_id, replay_required=False))
+
+
+@blueprint.get("/game/<game_id>/record.<any(json, txt):kind>")
+def public_record(game_id: str, kind: str) -> Response:
+    return show_record(by_public(game_id), kind)
 
 
 @api.get("/play/<token>/replay", defaults={"step": 1}, endpoint="player_start")
