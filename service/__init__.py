@@ -23,7 +23,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
     from service.i18n import select_locale
     from service.tasks.celery_app import CeleryDispatcher, init_celery
-    from service.web import api, host, outbox, play, public, replay, unsubscribe
+    from service.web import api, host, my_games, outbox, play, public, replay, unsubscribe
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
 
@@ -47,10 +47,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Babel(app, locale_selector=select_locale)
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
+    csrf.exempt(my_games.api)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, unsubscribe):
+    for module in (public, play, host, outbox, api, replay, unsubscribe, my_games):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
+    app.register_blueprint(my_games.api)
     register_error_pages(app)
     init_assets(app)
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]

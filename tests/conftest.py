@@ -24,7 +24,18 @@ from tests.smtp_sink import SmtpSink
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_SERVER = os.environ.get("TEST_REDIS_SERVER", "redis://127.0.0.1:6379")
-TABLES = ("digests", "turn_clocks", "vacations", "outbox", "commands", "events", "seats", "games")
+TABLES = (
+    "rematches",
+    "address_requests",
+    "digests",
+    "turn_clocks",
+    "vacations",
+    "outbox",
+    "commands",
+    "events",
+    "seats",
+    "games",
+)
 REQUIRE_SERVICES = bool(os.environ.get("CI") or os.environ.get("PBEM_REQUIRE_SERVICES"))
 # Several checkouts may test on one machine at once: each sets its own database prefix and Redis range.
 TEST_DB_PREFIX = os.environ.get("PBEM_TEST_DB_PREFIX", "pbem_test")

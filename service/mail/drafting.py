@@ -19,7 +19,7 @@ from flask import render_template
 from service.catalog import entry
 from service.eventlog.models import EventOrigin, MailStatus, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
-from service.links import GameLink, MailReader, PlayerLink
+from service.links import AddressLink, GameLink, MailReader, PlayerLink, address_key, issued_at
 from service.mail.kinds import MailKind
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
@@ -75,6 +75,12 @@ def rules_url(rt: Runtime, table: Table) -> str:
 def host_url(rt: Runtime, table: Table) -> str:
     """The host's management link, absolute."""
     return rt.link(f"/host/{rt.signer.host_token(table.game_id, table.record.host_key_version)}")
+
+
+def my_games_url(rt: Runtime, email: str) -> str:
+    """The "my games" link of an address, signed for it now, absolute."""
+    link = AddressLink(address_key(email), issued_at(rt.clock.now()))
+    return rt.link(f"/my/{rt.signer.address_token(link)}")
 
 
 def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
@@ -152,7 +158,12 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
 def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: Any) -> OutboxMail:
     """An outbox row of this kind with these headers and its text and HTML bodies rendered from the
     kind's templates, written and due now, ready to store."""
-    values = {"to_name": headers["to_name"], "unsubscribe": headers["unsubscribe_url"], **values}
+    values = {
+        "to_name": headers["to_name"],
+        "unsubscribe": headers["unsubscribe_url"],
+        "my_games": my_games_url(rt, headers["to_email"]),
+        **values,
+    }
     text, html = kind.templates
     now = rt.clock.now()
     return OutboxMail(

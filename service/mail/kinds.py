@@ -28,6 +28,9 @@ class MailKind(StrEnum):
     VACATION = "vacation"
     VACATION_ENDED = "vacation_ended"
     DIGEST = "digest"
+    MY_GAMES = "my_games"
+    REMATCH_PROPOSED = "rematch_proposed"
+    REMATCH_DECLINED = "rematch_declined"
 
     @property
     def subject(self) -> LazyString:
@@ -69,6 +72,9 @@ SUBJECTS: dict[MailKind, LazyString] = {
     MailKind.VACATION: _l("%(title)s: %(name)s is away"),
     MailKind.VACATION_ENDED: _l("%(title)s: %(name)s is back"),
     MailKind.DIGEST: _l("Your daily digest: %(waiting)s"),
+    MailKind.MY_GAMES: _l("Your games on the card table"),
+    MailKind.REMATCH_PROPOSED: _l("%(title)s: %(name)s proposes a rematch"),
+    MailKind.REMATCH_DECLINED: _l("%(title)s: no rematch, %(name)s declined"),
 }
 # In "digest" mode the daily digest tells what these would; the rest is the game's life (invitation,
 # setup, game over, links, cancellation, the seat-keeper taking a seat, a forfeit, the host asked).

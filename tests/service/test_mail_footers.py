@@ -13,6 +13,7 @@ from service.mail.kinds import MailKind
 from service.play.seat_settings import SeatSettings, save_seat_settings
 from tests.service.replay_games import new_game
 
+ABOUT_NO_GAME = (MailKind.DIGEST, MailKind.MY_GAMES)
 CONTEXT = {"link": "https://example.org/play/x", "lines": [], "name": "Bo", "due": "soon", "winners": []}
 
 
@@ -27,8 +28,8 @@ def test_every_kind_of_game_mail_carries_the_unsubscribe_link(app: Flask) -> Non
     rt = app.extensions["pbem"]
     table = rt.read_table(new_game(rt, "red_black", 2))
     for kind in MailKind:
-        if kind == MailKind.DIGEST:
-            continue  # about no single game: tests/service/test_digest.py
+        if kind in ABOUT_NO_GAME:
+            continue  # tests/service/test_digest.py, tests/service/test_my_games.py
         for seat in (0, None):
             mail = draft_mail(rt, table, kind, seat, CONTEXT)
             assert mail is not None and "/unsubscribe/" in mail.unsubscribe_url, kind
@@ -42,9 +43,9 @@ def test_draft_mail_applies_the_readers_setting_to_nudges_only(app: Flask) -> No
     save_seat_settings(rt, game_id, 0, SeatSettings("none", ""))
     table = rt.read_table(game_id)
     drafted = {
-        kind for kind in MailKind if kind != MailKind.DIGEST and draft_mail(rt, table, kind, 0, CONTEXT)
+        kind for kind in MailKind if kind not in ABOUT_NO_GAME and draft_mail(rt, table, kind, 0, CONTEXT)
     }
-    assert {kind for kind in MailKind if kind != MailKind.DIGEST} - drafted == {
+    assert {kind for kind in MailKind if kind not in ABOUT_NO_GAME} - drafted == {
         kind for kind in MailKind if kind.nudge
     }
     assert draft_mail(rt, table, MailKind.YOUR_TURN, 1, CONTEXT) is not None  # the other seat's setting
