@@ -107,6 +107,27 @@ def create_game(
 ) -> str:
     """A new game with its opening events, clocks and invitations (and the bot seats' moves, if they
     begin); SetupRefused for seats, options or a time control that do not fit."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        game_id, mails = open_game(rt, session, game, players, host, options, seed, control)
+        session.add_all(mails)
+        session.commit()
+        mail_ids = [m.id for m in mails if m.id is not None]
+    rt.dispatch.send_mails(mail_ids)
+    return game_id
+
+
+def open_game(
+    rt: Runtime,
+    session: Session,
+    game: str,
+    players: list[Player],
+    host: Player,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    control: TimeControl | None = None,
+) -> tuple[str, list[OutboxMail]]:
+    """`create_game` inside the caller's transaction: the new game's id and its invitations, to be
+    written in that transaction (a rematch starts its game in its proposal's)."""
     options = dict(options or {})
     control = control or TimeControl()
     check_setup(game, players, options, control)
@@ -114,38 +135,32 @@ def create_game(
     opening = opening_events(game, seed, len(players), options)
     game_id = secrets.token_urlsafe(9)
     now = rt.clock.now()
-    with Session(rt.engine, expire_on_commit=False) as session:
-        record = GameRecord(
-            id=game_id,
-            game=game,
-            options=options,
-            host_name=host.name,
-            host_email=host.email,
-            seed_salt=secrets.token_hex(16),
-            created_at=now,
-            **control.columns(),
+    record = GameRecord(
+        id=game_id,
+        game=game,
+        options=options,
+        host_name=host.name,
+        host_email=host.email,
+        seed_salt=secrets.token_hex(16),
+        created_at=now,
+        **control.columns(),
+    )
+    session.add(record)
+    seats = [
+        SeatRecord(
+            game_id=game_id,
+            seat=n,
+            name=p.name,
+            email="" if p.bot else p.email,
+            keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
         )
-        session.add(record)
-        seats = [
-            SeatRecord(
-                game_id=game_id,
-                seat=n,
-                name=p.name,
-                email="" if p.bot else p.email,
-                keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
-            )
-            for n, p in enumerate(players)
-        ]
-        session.add_all(seats)
-        session.flush()
-        append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
-        table = settle(session, load_table(session, game_id), now)
-        mails = invitation_mails(rt, table)
-        session.add_all(mails)
-        session.commit()
-        mail_ids = [m.id for m in mails if m.id is not None]
-    rt.dispatch.send_mails(mail_ids)
-    return game_id
+        for n, p in enumerate(players)
+    ]
+    session.add_all(seats)
+    session.flush()
+    append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
+    table = settle(session, load_table(session, game_id), now)
+    return game_id, invitation_mails(rt, table)
 
 
 def resend_link(rt: Runtime, game_id: str, seat: int) -> None:
