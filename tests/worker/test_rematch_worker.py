@@ -23,7 +23,7 @@ def text_of(message) -> str:  # type: ignore[no-untyped-def]
 def test_a_rematch_through_the_worker_and_smtp(worker_app: Flask, smtp_sink: SmtpSink) -> None:
     rt = worker_app.extensions["pbem"]
     client = worker_app.test_client()
-    first, (ann, bo) = new_game(worker_app, seed=8)
+    _, (ann, bo) = new_game(worker_app, seed=8)
     play_by_api(client, [ann, bo], random.Random(8))
     assert client.post(f"/api{ann}/rematch", json={"rotate": True}).get_json()["next_game"] is None
 
