@@ -25,7 +25,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.i18n import LANGUAGES, compiled_catalogues, select_locale
     from service.replay.record import MAX_RECORD_BYTES
     from service.tasks.celery_app import CeleryDispatcher, init_celery
-    from service.web import api, health, host, language, outbox, play, public, records, replay, unsubscribe
+    from service.web import (
+        api,
+        health,
+        host,
+        language,
+        my_games,
+        outbox,
+        play,
+        public,
+        records,
+        replay,
+        unsubscribe,
+    )
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
     from service.web.limits import init_limits
@@ -54,10 +66,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Babel(app, locale_selector=select_locale)
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
+    csrf.exempt(my_games.api)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health):
+    for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health, my_games):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
+    app.register_blueprint(my_games.api)
     register_error_pages(app)
     init_security(app, settings)
     init_limits(app, settings)

@@ -27,6 +27,7 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "MAIL_FROM": ("Card table <cards@localhost>", str),
     "MAIL_DOMAIN": ("pbem.localhost", str),
     "LINK_MAX_AGE_DAYS": (400, int),
+    "MY_GAMES_LINK_DAYS": (30, int),  # a "my games" link expires after this
     "MOVE_WAIT_SECONDS": (3.0, float),
     "SWEEP_INTERVAL_SECONDS": (5.0, float),
     "CLOCK_INTERVAL_SECONDS": (60.0, float),

@@ -5,13 +5,15 @@ revokes every earlier link of the seat. A host link names a game and the host ke
 spectator (watch) link, which the host may share, names a game and its watch key version. An
 confirm link names a game asked for on the web, whose host confirms their address with it. An
 unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
-row knows the address, so that no address shows in a URL). Several secret keys can be configured:
-links are signed with the newest and verified with all of them.
+row knows the address, so that no address shows in a URL). A "my games" link names an email address
+and when it was signed: asking for the address's games again revokes every earlier one. Several
+secret keys can be configured: links are signed with the newest and verified with all of them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -21,6 +23,8 @@ UNSUBSCRIBE_SALT = "pbem.link.unsubscribe"
 WATCH_SALT = "pbem.link.watch"
 CONFIRM_SALT = "pbem.link.confirm"
 CONFIRM_MAX_AGE_SECONDS = 7 * 86400  # a game asked for is confirmed within a week, or never
+ADDRESS_SALT = "pbem.link.address"
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class LinkError(Exception):
@@ -53,6 +57,25 @@ class DigestLink:
     digest_id: int
 
 
+@dataclass(frozen=True)
+class AddressLink:
+    """The games of an email address (lower-cased), as signed at `issued` (microseconds since the
+    epoch, by the service's clock)."""
+
+    email: str
+    issued: int
+
+
+def address_key(email: str) -> str:
+    """One reader per address, whatever its spelling's case."""
+    return email.strip().lower()
+
+
+def issued_at(when: datetime) -> int:
+    """A time as an address link carries it: microseconds since the epoch."""
+    return (when - EPOCH) // timedelta(microseconds=1)
+
+
 # Who a mail is for: a seat, a game's host (as its host link), or a digest's address.
 MailReader = PlayerLink | GameLink | DigestLink
 
@@ -66,6 +89,7 @@ class LinkSigner:
         self._unsubscribe = URLSafeTimedSerializer(secret_keys, salt=UNSUBSCRIBE_SALT)
         self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
         self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
+        self._address = URLSafeTimedSerializer(secret_keys, salt=ADDRESS_SALT)
         self._max_age = max_age_seconds
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
@@ -100,6 +124,19 @@ class LinkSigner:
         if type(data.get("r")) is not int:
             raise LinkError("forged")
         return data["r"]
+
+    def address_token(self, link: AddressLink) -> str:
+        """The token of an address's "my games" link."""
+        return self._address.dumps({"e": link.email, "i": link.issued})
+
+    def read_address(self, token: str) -> AddressLink:
+        """The address a "my games" token names; LinkError if forged (expiry and revocation are the
+        caller's, by the service's clock)."""
+        data = self._load(self._address, token)
+        try:
+            return AddressLink(str(data["e"]), int(data["i"]))
+        except (KeyError, TypeError, ValueError):
+            raise LinkError("forged") from None
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""

@@ -26,6 +26,8 @@ PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgre
 REDIS_SERVER = os.environ.get("TEST_REDIS_SERVER", "redis://127.0.0.1:6379")
 TABLES = (
     "game_requests",
+    "rematches",
+    "address_requests",
     "digests",
     "turn_clocks",
     "vacations",

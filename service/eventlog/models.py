@@ -266,3 +266,45 @@ class GameRequest(SQLModel, table=True):
     created_at: datetime
     game_id: str | None = Field(default=None, foreign_key="games.id", max_length=32)
     confirmed_at: datetime | None = None
+
+
+class AddressRequest(SQLModel, table=True):
+    """Someone asked for the "my games" link of an address (lower-cased) from a client: what the
+    rate limit counts, and the newest one revokes every link of the address signed before it."""
+
+    __tablename__ = "address_requests"
+    __table_args__ = (
+        Index("ix_address_requests_email", "email", "created_at"),
+        Index("ix_address_requests_client", "client", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=254)
+    client: str = Field(max_length=64)
+    created_at: datetime
+
+
+class RematchStatus(StrEnum):
+    OPEN = "open"  # waiting for answers (until it lapses, 7 days after it was made)
+    ACCEPTED = "accepted"  # every player accepted: `next_game_id` is the new game
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # not answered in time (marked when the next proposal is made)
+
+
+class RematchProposal(SQLModel, table=True):
+    """A player's proposal to play the next match of a finished game with the same table: the seats
+    as they were or rotated by one, each player's answer, and the game it started."""
+
+    __tablename__ = "rematches"
+    __table_args__ = (Index("ix_rematches_game", "game_id"), Index("ix_rematches_next", "next_game_id"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    proposer: int  # the proposing seat
+    rotate: bool  # each player moves one seat on, so the first leader or dealer changes
+    # The seats' answers by seat number (as a string: JSON keys): true to accept, false to decline.
+    answers: dict[str, bool] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=RematchStatus.OPEN, max_length=16)
+    created_at: datetime
+    decided_at: datetime | None = None
+    next_game_id: str | None = Field(default=None, foreign_key="games.id", max_length=32)

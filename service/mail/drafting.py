@@ -32,7 +32,7 @@ from service.eventlog.models import (
 )
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE
-from service.links import GameLink, MailReader, PlayerLink
+from service.links import AddressLink, GameLink, MailReader, PlayerLink, address_key, issued_at
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.reading import reader_language, table_reading
@@ -104,6 +104,12 @@ def rules_url(rt: Runtime, table: Table) -> str:
 def host_url(rt: Runtime, table: Table) -> str:
     """The host's management link, absolute."""
     return rt.link(f"/host/{rt.signer.host_token(table.game_id, table.record.host_key_version)}")
+
+
+def my_games_url(rt: Runtime, email: str) -> str:
+    """The "my games" link of an address, signed for it now, absolute."""
+    link = AddressLink(address_key(email), issued_at(rt.clock.now()))
+    return rt.link(f"/my/{rt.signer.address_token(link)}")
 
 
 def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
@@ -221,6 +227,7 @@ def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: A
         "to_name": headers["to_name"],
         "unsubscribe": headers["unsubscribe_url"],
         "headline": kind.headline(values),
+        "my_games": my_games_url(rt, headers["to_email"]),
         **values,
     }
     text, html = kind.templates

@@ -38,6 +38,9 @@ class MailKind(StrEnum):
     HOST_DECISION = "host_decision"
     TAKEN_OVER = "taken_over"
     REPLACED = "replaced"
+    MY_GAMES = "my_games"
+    REMATCH_PROPOSED = "rematch_proposed"
+    REMATCH_DECLINED = "rematch_declined"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -60,8 +63,9 @@ class MailKind(StrEnum):
     @property
     def about_one_game(self) -> bool:
         """Whether the mail is about one game, to one of its seats or its host (drafted by
-        `draft_mail`); the digest lists several games, the confirmation asks about a game to come."""
-        return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME)
+        `draft_mail`); the digest lists several games, the confirmation asks about a game to come, "my games"
+        lists an address's games."""
+        return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME, MailKind.MY_GAMES)
 
     @property
     def starts_thread(self) -> bool:
@@ -92,6 +96,9 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.HOST_DECISION: _l("A decision of the host"),
     MailKind.TAKEN_OVER: _l("You take over a seat"),
     MailKind.REPLACED: _l("Your seat was given to %(name)s"),
+    MailKind.MY_GAMES: _l("Your games on the card table"),
+    MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
+    MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
@@ -10,6 +11,7 @@ from flask_babel import gettext as _
 
 from service.i18n import say
 from service.play.moves import MoveOutcome, command_outcome, submit_move
+from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.turn_view import turn_json, turn_view
 from service.runtime import runtime
@@ -34,7 +36,10 @@ def state(token: str) -> ResponseReturnValue:
     access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
     turns = turn_json(turn_view(rt, access.table, access.seat))
-    return jsonify({**player_summary(rt, access), **turns, "settings": settings.as_json()})
+    rematch = rematch_view(rt, access.table, access.seat).as_json()
+    return jsonify(
+        {**player_summary(rt, access), **turns, "settings": settings.as_json(), "rematch": rematch}
+    )
 
 
 @blueprint.post("/play/<token>")
@@ -77,3 +82,41 @@ def settings(token: str) -> ResponseReturnValue:
         abort(422, str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)
     return jsonify({"settings": chosen.as_json()})
+
+
+@blueprint.post("/play/<token>/rematch")
+def rematch(token: str) -> ResponseReturnValue:
+    """Propose the next match: {"rotate": true} moves each player one seat on, false keeps the seats."""
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or set(body) != {"rotate"} or not isinstance(body["rotate"], bool):
+        abort(400, _('Send a JSON object like {"rotate": true}.'))
+    return _rematch_outcome(
+        lambda: propose_rematch(rt, access.table.game_id, access.seat, body["rotate"]), token
+    )
+
+
+@blueprint.post("/play/<token>/rematch/answer")
+def rematch_answer(token: str) -> ResponseReturnValue:
+    """Accept or decline the open proposal: {"accept": true | false}."""
+    rt = runtime()
+    access = player_access(rt, token)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or set(body) != {"accept"} or not isinstance(body["accept"], bool):
+        abort(400, _('Send a JSON object like {"accept": true}.'))
+    return _rematch_outcome(
+        lambda: answer_rematch(rt, access.table.game_id, access.seat, body["accept"]), token
+    )
+
+
+def _rematch_outcome(act: Callable[[], str | None], token: str) -> ResponseReturnValue:
+    """Do it and answer with the seat's rematch panel and the new game, if it started; 409 if refused."""
+    try:
+        started = act()
+    except RematchRefused as refusal:
+        abort(409, str(refusal))
+    access = player_access(runtime(), token)
+    return jsonify(
+        {"next_game": started, "rematch": rematch_view(runtime(), access.table, access.seat).as_json()}
+    )

@@ -15,6 +15,7 @@ from service.catalog import entry
 from service.i18n import say
 from service.mail.drafting import game_title
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
+from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.settle import set_auto_play, take_seat_back
 from service.play.turn_view import turn_view
@@ -81,6 +82,7 @@ def render_seat_page(
             commitment=game_commitment(table),
             vacation_form=vacation_form,
             refusal=refusal,
+            rematch=rematch_view(rt, table, access.seat),
         ),
         status,
     )
@@ -217,4 +219,37 @@ def cancel(token: str, vacation_id: int) -> ResponseReturnValue:
     except VacationRefused as refusal:
         return render_seat_page(access, status=422, refusal=say((refusal.msgid, refusal.params)))
     flash(_("Your vacation was called off."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/rematch")
+def rematch_propose(token: str) -> ResponseReturnValue:
+    rt = runtime()
+    access = player_access(rt, token)
+    seats = request.form.get("seats")
+    if seats not in ("rotate", "same"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    try:
+        started = propose_rematch(rt, access.table.game_id, access.seat, rotate=seats == "rotate")
+    except RematchRefused as refusal:
+        return render_seat_page(access, status=409, refusal=str(refusal))
+    flash(_("The next match has started.") if started else _("Your proposal went out to the other players."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/rematch/answer")
+def rematch_answer(token: str) -> ResponseReturnValue:
+    rt = runtime()
+    access = player_access(rt, token)
+    answer = request.form.get("answer")
+    if answer not in ("accept", "decline"):
+        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    try:
+        started = answer_rematch(rt, access.table.game_id, access.seat, accept=answer == "accept")
+    except RematchRefused as refusal:
+        return render_seat_page(access, status=409, refusal=str(refusal))
+    if started:
+        flash(_("Everyone accepted: the next match has started."))
+    else:
+        flash(_("Your answer is noted."))
     return redirect(url_for("play.page", token=token), 303)
