@@ -21,7 +21,7 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
-    from service.i18n import select_locale
+    from service.i18n import card_words, select_locale
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import api, host, outbox, play, public, replay, unsubscribe
     from service.web.assets import init_assets
@@ -56,5 +56,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["extract"] = lambda index, sequence: sequence[index]
     app.jinja_env.filters["local_time"] = time_tag
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["card_name"] = card_words
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
     return app

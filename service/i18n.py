@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import has_request_context, request
 from flask_babel import get_babel, gettext
 
-from rules.base import Message
+from rules import card_name
+from rules.base import Message, is_message
 
 
 def available_locales() -> list[str]:
@@ -25,6 +26,13 @@ def select_locale() -> str | None:
 
 
 def say(message: Message) -> str:
-    """A rules message (msgid and parameters) in the reader's language."""
+    """A rules message (msgid and parameters) in the reader's language, with any parameter that is
+    itself a message (a card's name, a colour) translated too."""
     msgid, params = message
-    return gettext(msgid, **params)
+    return gettext(msgid, **{key: say(value) if is_message(value) else value for key, value in params.items()})
+
+
+def card_words(game: str, card: str, *how: str | None) -> str:
+    """A card of a game in the reader's language (templates call it as `card_name`): the rules'
+    naming, so pages, mails and lines name a card alike."""
+    return say(card_name(game, card, *how))
