@@ -284,7 +284,7 @@ def test_targeting_patriotism_answer_and_the_war_report(app: Flask, client: Flas
     assert "Waiting for Bo to aim." in overview and "Possible targets: Ann's Charge, Cy's Tyranny" in overview
     assert "Your hand" not in overview
     assert (
-        "Reveal: Ann charge+patriotism"
+        "Reveal: Ann Charge + Patriotism"
         in game_mails(app, game_id, to=EMAILS[BO], kind="your_turn")[-1].text_body
     )
     click(client, links[BO], {"target": ANNS_CHARGE})
