@@ -29,7 +29,10 @@ def N_(msgid: str) -> str:
 def is_message(value: object) -> bool:
     """Whether a message parameter is itself a message (a card's name, a colour...) to translate."""
     return (
-        isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], dict)
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], dict)
     )
 
 

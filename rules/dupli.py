@@ -1063,7 +1063,10 @@ def _d_revealed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The reveal: every set, the Patriotisms banked and Subversion's eliminations."""
     params = {
         "sets": listing(
-            [(N_("%(name)s %(cards)s"), {"name": names[s], "cards": pair_name(p)}) for s, p in enumerate(e["sets"])]
+            [
+                (N_("%(name)s %(cards)s"), {"name": names[s], "cards": pair_name(p)})
+                for s, p in enumerate(e["sets"])
+            ]
         ),
         "banked": _names((s for s, k in enumerate(e["banked"]) if k), names),
         "eliminated": _names(e["eliminated"], names),

@@ -29,7 +29,9 @@ def say(message: Message) -> str:
     """A rules message (msgid and parameters) in the reader's language, with any parameter that is
     itself a message (a card's name, a colour) translated too."""
     msgid, params = message
-    return gettext(msgid, **{key: say(value) if is_message(value) else value for key, value in params.items()})
+    return gettext(
+        msgid, **{key: say(value) if is_message(value) else value for key, value in params.items()}
+    )
 
 
 def card_words(game: str, card: str, *how: str | None) -> str:

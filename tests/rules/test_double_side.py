@@ -730,7 +730,8 @@ def test_describe_lines() -> None:
     trick7 = find(events, "TrickWon", trick=7)
     colour = dict(R="Red", B="Blue", G="Green", Y="Yellow")[trick7["colour"]]
     assert plain(GAME.describe(trick7, None, NAMES)) == (
-        f"{NAMES[trick7['winner']]} wins trick 7 with {colour} {trick7['number']} (white side): highest {colour}"
+        f"{NAMES[trick7['winner']]} wins trick 7 with {colour} {trick7['number']} (white side): "
+        f"highest {colour}"
     )
     scored = find(events, "RoundScored")
     msgid, params = GAME.describe({**scored, "scorers": [0, 2], "points": [2, 0, 1]}, None, NAMES)
@@ -750,10 +751,7 @@ def test_describe_trick_trump_and_game_end() -> None:
     msgid, params = GAME.describe(events[-1], None, NAMES)
     assert plain((msgid, params)) == "Ann wins trick 2 with Green 7: highest trump (Green)"
     ended = GAME.event("GameEnded", winners=[1, 2], points=[0, 2, 2], rounds=3)
-    assert (
-        plain(GAME.describe(ended, None, NAMES))
-        == "Bo and Cy share the win"
-    )
+    assert plain(GAME.describe(ended, None, NAMES)) == "Bo and Cy share the win"
     ended = GAME.event("GameEnded", winners=[3], points=[0, 1, 1, 2], rounds=3)
     assert plain(GAME.describe(ended, 3, NAMES)) == "Di wins the game"
 

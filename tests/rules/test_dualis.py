@@ -781,7 +781,8 @@ def test_describe_trick_won_by_trump_and_by_suit_despite_a_trump() -> None:
 def test_a_coin_turned_winner_is_named_in_the_colour_it_won_with() -> None:
     trick = one_trick([("S13B", True), ("S3B", True), ("M8R", True), ("S1B", False)])
     assert said(last_won(trick)) == (
-        "Cy wins trick 1 with Moon 8 Red with a coin, now Blue: centre 5 Red / 6 Blue, Blue is trump, highest Blue."
+        "Cy wins trick 1 with Moon 8 Red with a coin, now Blue: centre 5 Red / 6 Blue, Blue is trump, "
+        "highest Blue."
     )
 
 

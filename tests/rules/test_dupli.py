@@ -818,7 +818,9 @@ def test_describe_the_reveal_aims_answers_and_war_result() -> None:
     (aim,) = table.do(C, {"target": target(B, 1)})
     assert plain(GAME.describe(aim, A, NAMES)) == "Cy's Benevolence aims at Bo's Tyranny."
     events = table.do(B, {"cancel": True})
-    assert plain(GAME.describe(events[0], None, NAMES)) == "Bo spends a Patriotism to cancel Cy's Benevolence."
+    assert (
+        plain(GAME.describe(events[0], None, NAMES)) == "Bo spends a Patriotism to cancel Cy's Benevolence."
+    )
     assert GAME.describe(events[1], None, NAMES) == (
         "War %(war)s: %(name)s wins %(count)s cards (strength %(strength)s).",
         {"war": 2, "name": "Bo", "count": 6, "strength": 3, "centre": 0, "total": 1},

@@ -227,7 +227,10 @@ def test_both_camp_cards_revealed_once_the_second_is_placed() -> None:
     events = table.card(1, "QS")
     assert table.types(events) == ["CampCardPlaced", "CampsRevealed", "PotSet"]
     assert table.view(None)["camp_cards"] == ["KH", "QS"]
-    assert line(events[1], None) == "Camps: Ann Red (King of hearts), Bo Black (Queen of spades); Ann plays first."
+    assert (
+        line(events[1], None)
+        == "Camps: Ann Red (King of hearts), Bo Black (Queen of spades); Ann plays first."
+    )
 
 
 def test_different_colours_each_player_camps_with_their_own_cards_colour() -> None:
@@ -358,7 +361,8 @@ def test_the_second_card_reveals_both_and_the_stronger_wins_the_play_on_top() ->
     }
     assert view["stack"] == ["5C"] and view["placed"] == [False, False]
     assert line(won, 0) == (
-        "Ann played 2 of hearts, Bo played 5 of clubs: Bo wins the play (5 of clubs is stronger). Red 0, Black 1."
+        "Ann played 2 of hearts, Bo played 5 of clubs: Bo wins the play (5 of clubs is stronger). "
+        "Red 0, Black 1."
     )
 
 
@@ -477,7 +481,9 @@ def test_folding_with_your_card_face_down_discards_it_unseen_and_the_fee_stays_i
     assert events[0]["pot"] == 4 and table.state.chips == (14, 19)
     assert "9S" not in json.dumps(events) and "9S" in table.state.discards
     for seat in (1, None):
-        assert not any(plain(card_name("9S")) in line(e, seat) for e in events if GAME.describe(e, seat, NAMES))
+        assert not any(
+            plain(card_name("9S")) in line(e, seat) for e in events if GAME.describe(e, seat, NAMES)
+        )
         assert "9S" not in cards_in(table.view(seat))
 
 
@@ -752,6 +758,6 @@ def test_a_play_won_on_equal_rank_says_the_suit_decided() -> None:
     won = table.card(1, "7D")[-1]
     assert won["reason"] == "suit" and won["winner"] == 0
     assert line(won, None) == (
-        "Ann played 7 of hearts, Bo played 7 of diamonds: Ann wins the play (7 of hearts, same rank, stronger suit). "
-        "Red 1, Black 0."
+        "Ann played 7 of hearts, Bo played 7 of diamonds: Ann wins the play "
+        "(7 of hearts, same rank, stronger suit). Red 1, Black 0."
     )
