@@ -26,6 +26,38 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def is_message(value: object) -> bool:
+    """Whether a message parameter is itself a message (a card's name, a colour...) to translate."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], dict)
+    )
+
+
+def plain(message: Message) -> str:
+    """A message in its msgid's language (English), nested messages filled in: for logs and tests;
+    readers get it through the service's translation."""
+    msgid, params = message
+    if not params:
+        return msgid
+    return msgid % {key: plain(value) if is_message(value) else value for key, value in params.items()}
+
+
+def word(msgid: str) -> Message:
+    """A message without parameters (a suit's or colour's name)."""
+    return msgid, {}
+
+
+def listing(items: Sequence[Message]) -> Message:
+    """Several messages (at least one) as one list in words: "A, B, C" (the separator translated too)."""
+    joined, *rest = items
+    for item in rest:
+        joined = (N_("%(list)s, %(item)s"), {"list": joined, "item": item})
+    return joined
+
+
 @dataclass(frozen=True)
 class Heading:
     """Where a replay step belongs: its chapter (a round or war, numbered from 1; 0 before the first)
@@ -100,7 +132,7 @@ class IllegalAction(ValueError):
     def __init__(self, msgid: str, **params: Any) -> None:
         self.msgid = msgid
         self.params = params
-        super().__init__(msgid % params if params else msgid)
+        super().__init__(plain((msgid, params)))
 
 
 S = TypeVar("S")  # a game's state type

@@ -41,6 +41,7 @@ from rules.base import (
     fixed_decks,
     name_of,
     require,
+    word,
 )
 from rules.rng import SeededRandom
 from rules.tricks import (
@@ -120,6 +121,15 @@ def card_info(card: str, side: str) -> dict[str, Any]:
         "white": white_of(black(card)),
         "number": number(card, side),
     }
+
+
+def card_name(card: str, side: str) -> Message:
+    """A card for people by the face in force on `side`: "Green 3" (black), "Yellow 8 (white side)"
+    once the hands are turned over (Y2 shows 8 then)."""
+    params = {"colour": word(COLOUR_NAMES[colour(card)]), "number": number(card, side)}
+    if side == BLACK:
+        return N_("%(colour)s %(number)s"), params
+    return N_("%(colour)s %(number)s (white side)"), params
 
 
 def roll_dice(rng: SeededRandom) -> list[list[int]]:
@@ -558,13 +568,13 @@ class DoubleSide(Game[State]):
         )
         require(state.phase != "trump", N_("Trump must be chosen before the first card is played."))
         require(seat == state.turn, N_("It is not your turn."))
-        require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card)
+        require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card_name(card, state.side))
         led = self._led(state)
         if led is not None and colour(card) != led:
             require(
                 all(colour(c) != led for c in state.hands[seat]),
                 N_("You must follow %(colour)s."),
-                colour=COLOUR_NAMES[led],
+                colour=word(COLOUR_NAMES[led]),
             )
         return self._play_events(state, seat, card)
 
@@ -895,16 +905,16 @@ def _describe_trump(e: Event, seat: int | None, names: Sequence[str]) -> Message
     """The trump choice."""
     return N_("%(player)s chose %(colour)s as trump"), {
         "player": name_of(names, e["seat"]),
-        "colour": COLOUR_NAMES[e["trump"]],
+        "colour": word(COLOUR_NAMES[e["trump"]]),
     }
 
 
 def _describe_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
-    """A card played, with the number in force."""
-    params = {"player": name_of(names, e["seat"]), "card": e["card"], "number": e["number"]}
-    if e["side"] == BLACK:
-        return N_("%(player)s played %(card)s (black %(number)s)"), params
-    return N_("%(player)s played %(card)s (white %(number)s)"), params
+    """A card played, named by the face in force."""
+    return N_("%(player)s played %(card)s"), {
+        "player": name_of(names, e["seat"]),
+        "card": card_name(e["card"], e["side"]),
+    }
 
 
 def _describe_trick(e: Event, seat: int | None, names: Sequence[str]) -> Message:
@@ -912,19 +922,12 @@ def _describe_trick(e: Event, seat: int | None, names: Sequence[str]) -> Message
     params = {
         "player": name_of(names, e["winner"]),
         "trick": e["trick"],
-        "card": e["card"],
-        "number": e["number"],
-        "colour": COLOUR_NAMES[e["colour"]],
+        "card": card_name(e["card"], e["side"]),
+        "colour": word(COLOUR_NAMES[e["colour"]]),
     }
-    if e["side"] == BLACK:
-        if e["by_trump"]:
-            return N_("%(player)s wins trick %(trick)s with %(card)s: highest trump (%(colour)s)"), params
-        return N_("%(player)s wins trick %(trick)s with %(card)s: highest %(colour)s"), params
     if e["by_trump"]:
-        return N_(
-            "%(player)s wins trick %(trick)s with %(card)s (white %(number)s): highest trump (%(colour)s)"
-        ), params
-    return N_("%(player)s wins trick %(trick)s with %(card)s (white %(number)s): highest %(colour)s"), params
+        return N_("%(player)s wins trick %(trick)s with %(card)s: highest trump (%(colour)s)"), params
+    return N_("%(player)s wins trick %(trick)s with %(card)s: highest %(colour)s"), params
 
 
 def _describe_turned(e: Event, seat: int | None, names: Sequence[str]) -> Message:

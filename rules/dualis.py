@@ -46,6 +46,7 @@ from rules.base import (
     fixed_decks,
     name_of,
     require,
+    word,
 )
 from rules.rng import SeededRandom
 from rules.tricks import (
@@ -72,6 +73,8 @@ MUST_FOLLOW = {"S": N_("You must follow suit: play a Star."), "M": N_("You must 
 CARDS: tuple[str, ...] = tuple(f"{s}{n}{c}" for s in SUITS for n in range(1, 14) for c in COLOURS)
 CARD_INFO: dict[str, tuple[str, int, str]] = {card: (card[0], int(card[1:-1]), card[-1]) for card in CARDS}
 SORT_KEY: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
+SUIT_NAMES: dict[str, str] = {"S": N_("Star"), "M": N_("Moon")}
+COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue")}
 
 HAND_SIZE, SHORT_HAND_SIZE = 13, 9
 COINS, SHORT_COINS = 7, 5
@@ -79,6 +82,23 @@ WINS_NEEDED = 2  # partnership: rounds to win the game
 ISO_ROUNDS, ISO_GAP = 4, 7  # Iso Play ends after 4 rounds or once two totals are 7 apart
 PARTNERSHIPS: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
 BOOL_OPTIONS = ("short", "high_low", "iso", "open_history")
+
+
+def card_name(card: str, coin_colour: str | None = None) -> Message:
+    """A card for people, as its face shows it: "Star 9 Blue"; with `coin_colour` (the colour a coin
+    on it turned it into) "Star 9 Blue with a coin, now Red"."""
+    suit, number, printed = CARD_INFO[card]
+    params: dict[str, Any] = {
+        "suit": word(SUIT_NAMES[suit]),
+        "number": number,
+        "colour": word(COLOUR_NAMES[printed]),
+    }
+    if coin_colour is None:
+        return N_("%(suit)s %(number)s %(colour)s"), params
+    return N_("%(suit)s %(number)s %(colour)s with a coin, now %(now)s"), {
+        **params,
+        "now": word(COLOUR_NAMES[coin_colour]),
+    }
 
 
 # --------------------------------------------------------------------------------------- state
@@ -525,7 +545,7 @@ class Dualis(Game[State]):
             type(seat) is int and 0 <= seat < state.seats, N_("There is no seat %(seat)s."), seat=str(seat)
         )
         require(seat == self.current_seat(state), N_("It is not your turn."))
-        require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card)
+        require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card_name(card))
         led = self.led_suit(state)
         if led is not None and suit_of(card) != led and any(suit_of(c) == led for c in state.hands[seat]):
             raise IllegalAction(MUST_FOLLOW[led])
@@ -863,7 +883,7 @@ class Dualis(Game[State]):
 
     def _tell_played(self, event: Event, seat: int | None, names: Sequence[str]) -> Message:
         """A card played, with its coin and new colour if one was taken."""
-        params = {"player": name_of(names, event["seat"]), "card": event["card"]}
+        params = {"player": name_of(names, event["seat"]), "card": card_name(event["card"])}
         if not event["coin"]:
             return N_("%(player)s played %(card)s."), params
         if event["colour"] == "R":
@@ -875,7 +895,7 @@ class Dualis(Game[State]):
         params = {
             "player": name_of(names, event["winner"]),
             "trick": event["trick"],
-            "card": event["card"],
+            "card": winning_card_name(event),
             "red": event["centre"]["R"],
             "blue": event["centre"]["B"],
         }
@@ -998,6 +1018,12 @@ def round_json(result: RoundResult) -> dict[str, Any]:
         "scores": list(result.scores),
         "winners": list(result.winners),
     }
+
+
+def winning_card_name(won: Event) -> Message:
+    """The name of a TrickWon event's winning card, in the colour a coin on it made it."""
+    play = next(p for p in won["plays"] if p["seat"] == won["winner"])
+    return card_name(play["card"], play["colour"] if play["coin"] else None)
 
 
 def team_name(names: Sequence[str], side: Sequence[int]) -> str:

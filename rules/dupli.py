@@ -41,7 +41,9 @@ from rules.base import (
     ScoreSheet,
     Teller,
     fixed_decks,
+    listing,
     require,
+    word,
 )
 from rules.rng import SeededRandom
 
@@ -83,6 +85,14 @@ EFFECTS: dict[str, str] = {
     "subversion": N_(
         "Strength −1; eliminates everyone who set a Tyranny or Charge (you too) and voids every Benevolence."
     ),
+}
+CARD_NAMES: dict[str, str] = {
+    "drill": N_("Drill"),
+    "tyranny": N_("Tyranny"),
+    "benevolence": N_("Benevolence"),
+    "charge": N_("Charge"),
+    "patriotism": N_("Patriotism"),
+    "subversion": N_("Subversion"),
 }
 ANSWER_EFFECTS: dict[bool, str] = {
     True: N_("Spend a Patriotism (VP −1): your card keeps its strength and that Benevolence is worth 0."),
@@ -227,9 +237,15 @@ def current_aim(reveal: Reveal | None) -> Slot | None:
     return reveal.order[len(reveal.aims)]
 
 
-def _pair_text(pair: Sequence[str]) -> str:
-    """A pair written as in the describe lines: "drill+tyranny"."""
-    return "+".join(pair)
+def card_name(card: str) -> Message:
+    """A policy card for people, by the rulebook's name: "Benevolence"."""
+    return word(CARD_NAMES[card])
+
+
+def pair_name(pair: Sequence[str]) -> Message:
+    """Two set cards for people: "Drill + Tyranny"."""
+    first, second = pair
+    return N_("%(first)s + %(second)s"), {"first": card_name(first), "second": card_name(second)}
 
 
 def _names(seats: Iterable[int], names: Sequence[str]) -> str:
@@ -420,7 +436,7 @@ class Dupli(Game[State]):
         require(
             not Counter(pair) - Counter(cards),
             N_("You do not hold %(cards)s."),
-            cards=_pair_text(pair),
+            cards=pair_name(pair),
         )
         require(not forbidden(*pair), N_("Tyranny or Charge may not be set together with Benevolence."))
 
@@ -1013,14 +1029,15 @@ def _d_started(e: Event, seat: int | None, names: Sequence[str]) -> Message:
 def _d_dealt(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The deal: the seat's own hand, or just that hands were dealt."""
     if seat is not None and 0 <= seat < len(e["hands"]):
-        return N_("9 cards dealt to each player. Your hand: %(hand)s."), {"hand": ", ".join(e["hands"][seat])}
+        hand = listing([card_name(card) for card in e["hands"][seat]])
+        return N_("9 cards dealt to each player. Your hand: %(hand)s."), {"hand": hand}
     return N_("9 cards dealt to each player."), {}
 
 
 def _d_set(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A seat set its cards: what, only to itself."""
     if seat == e["seat"]:
-        return N_("%(name)s set %(cards)s."), {"name": names[e["seat"]], "cards": _pair_text(e["cards"])}
+        return N_("%(name)s set %(cards)s."), {"name": names[e["seat"]], "cards": pair_name(e["cards"])}
     return N_("%(name)s set two cards."), {"name": names[e["seat"]]}
 
 
@@ -1038,14 +1055,19 @@ def _d_swap(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     if seat != e["seat"]:
         return N_("%(name)s answered the Charge."), {"name": name}
     if e["kept"]:
-        return N_("%(name)s kept %(cards)s."), {"name": name, "cards": _pair_text(e["cards"])}
-    return N_("%(name)s swapped to %(cards)s."), {"name": name, "cards": _pair_text(e["cards"])}
+        return N_("%(name)s kept %(cards)s."), {"name": name, "cards": pair_name(e["cards"])}
+    return N_("%(name)s swapped to %(cards)s."), {"name": name, "cards": pair_name(e["cards"])}
 
 
 def _d_revealed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The reveal: every set, the Patriotisms banked and Subversion's eliminations."""
     params = {
-        "sets": ", ".join(f"{names[s]} {_pair_text(p)}" for s, p in enumerate(e["sets"])),
+        "sets": listing(
+            [
+                (N_("%(name)s %(cards)s"), {"name": names[s], "cards": pair_name(p)})
+                for s, p in enumerate(e["sets"])
+            ]
+        ),
         "banked": _names((s for s, k in enumerate(e["banked"]) if k), names),
         "eliminated": _names(e["eliminated"], names),
     }
@@ -1070,7 +1092,7 @@ def _d_aimed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     name = names[e["seat"]]
     if e["target"] is None:
         return N_("%(name)s's Benevolence aims at nothing."), {"name": name}
-    params = {"name": name, "owner": names[e["target"]["seat"]], "card": e["card"]}
+    params = {"name": name, "owner": names[e["target"]["seat"]], "card": card_name(e["card"])}
     if e["outcome"] == "zeroed":
         return N_("%(name)s's Benevolence aims at %(owner)s's %(card)s: it is zeroed."), params
     return N_("%(name)s's Benevolence aims at %(owner)s's %(card)s."), params
@@ -1078,7 +1100,7 @@ def _d_aimed(e: Event, seat: int | None, names: Sequence[str]) -> Message:
 
 def _d_answered(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """The owner's Patriotism answer."""
-    params = {"name": names[e["seat"]], "card": e["card"], "aimer": names[e["aimer"]["seat"]]}
+    params = {"name": names[e["seat"]], "card": card_name(e["card"]), "aimer": names[e["aimer"]["seat"]]}
     if e["cancel"]:
         return N_("%(name)s spends a Patriotism to cancel %(aimer)s's Benevolence."), params
     return N_("%(name)s keeps the Patriotism: %(card)s is zeroed."), params

@@ -43,8 +43,10 @@ from rules.base import (
     Teller,
     decks_as_json,
     fixed_decks,
+    listing,
     name_of,
     require,
+    word,
 )
 from rules.rng import SeededRandom
 
@@ -54,6 +56,8 @@ DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
 STRENGTH: dict[str, int] = {card: i for i, card in enumerate(DECK)}
 COLOUR: dict[str, str] = {"C": "black", "S": "black", "D": "red", "H": "red"}
 OTHER_COLOUR = {"red": "black", "black": "red"}
+RANK_NAMES: dict[str, str] = {"A": N_("Ace"), "K": N_("King"), "Q": N_("Queen"), "J": N_("Jack")}
+SUIT_NAMES: dict[str, str] = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 
 SEATS = (0, 1)
 HAND_SIZE = 6
@@ -373,7 +377,7 @@ class RedBlackDuel(Game[State]):
             state.camp_cards[seat] is None,
             N_("You have already placed your camp card; the other player has not placed theirs yet."),
         )
-        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card)
+        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card_name(card))
         log.add(self.event("CampCardPlaced", round=state.round, seat=seat, card=card))
         first, second = log.now.camp_cards
         if first is None or second is None:
@@ -395,7 +399,7 @@ class RedBlackDuel(Game[State]):
         state = log.now
         turn = self._turn(state)
         require(seat == turn, N_("It is not your turn: the other player puts the next card down."))
-        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card)
+        require(card in state.hands[seat], N_("%(card)s is not in your hand."), card=card_name(card))
         first = state.table[1 - seat] is None
         log.add(
             self.event(
@@ -540,6 +544,15 @@ class RedBlackDuel(Game[State]):
 
 
 # --------------------------------------------------------------------------------------- parsing
+
+
+def card_name(card: str) -> Message:
+    """A card for people: "Ace of spades", "10 of hearts"."""
+    rank, suit = card[:-1], card[-1]
+    return N_("%(rank)s of %(suit)s"), {
+        "rank": word(RANK_NAMES[rank]) if rank in RANK_NAMES else rank,
+        "suit": word(SUIT_NAMES[suit]),
+    }
 
 
 def _parse(action: object) -> tuple[str, str]:
@@ -731,7 +744,7 @@ def _d_dealt(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     if seat in SEATS:
         return N_("Round %(round)s dealt, 6 cards each. Your hand: %(hand)s."), {
             "round": e["round"],
-            "hand": " ".join(by_strength(e["hands"][seat])),
+            "hand": listing([card_name(card) for card in by_strength(e["hands"][seat])]),
         }
     return N_("Round %(round)s dealt, 6 cards each."), {"round": e["round"]}
 
@@ -740,7 +753,10 @@ def _d_camp_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     """A camp card placed; its face only to its owner."""
     player = name_of(names, e["seat"])
     if seat == e["seat"]:
-        return N_("%(player)s placed camp card %(card)s face down."), {"player": player, "card": e["card"]}
+        return N_("%(player)s placed camp card %(card)s face down."), {
+            "player": player,
+            "card": card_name(e["card"]),
+        }
     return N_("%(player)s placed a camp card face down."), {"player": player}
 
 
@@ -751,9 +767,9 @@ def _d_camps(e: Event, seat: int | None, names: Sequence[str]) -> Message:
         "Camps: %(red)s Red (%(red_card)s), %(black)s Black (%(black_card)s); %(leader)s plays first."
     ), {
         "red": name_of(names, red),
-        "red_card": e["cards"][red],
+        "red_card": card_name(e["cards"][red]),
         "black": name_of(names, 1 - red),
-        "black_card": e["cards"][1 - red],
+        "black_card": card_name(e["cards"][1 - red]),
         "leader": name_of(names, e["leader"]),
     }
 
@@ -769,7 +785,7 @@ def _d_card(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     if seat == e["seat"]:
         return N_("%(player)s put %(card)s face down and paid 1 chip (pot %(pot)s)."), {
             "player": player,
-            "card": e["card"],
+            "card": card_name(e["card"]),
             "pot": e["pot"],
         }
     return N_("%(player)s put a card face down and paid 1 chip (pot %(pot)s)."), {
@@ -783,11 +799,11 @@ def _d_play_won(e: Event, seat: int | None, names: Sequence[str]) -> Message:
     lead = e["leader"]
     params = {
         "first": name_of(names, lead),
-        "first_card": e["cards"][lead],
+        "first_card": card_name(e["cards"][lead]),
         "second": name_of(names, 1 - lead),
-        "second_card": e["cards"][1 - lead],
+        "second_card": card_name(e["cards"][1 - lead]),
         "winner": name_of(names, e["winner"]),
-        "card": e["winning_card"],
+        "card": card_name(e["winning_card"]),
         "red": e["counts"]["red"],
         "black": e["counts"]["black"],
     }
@@ -848,6 +864,6 @@ _TELLERS: dict[str, Teller] = {
     "GameEnded": _d_ended,
 }
 
-__all__ = ["DECK", "GAME", "RedBlackDuel", "State", "colour_of", "game_end", "stronger"]
+__all__ = ["DECK", "GAME", "RedBlackDuel", "State", "card_name", "colour_of", "game_end", "stronger"]
 
 GAME = RedBlackDuel()

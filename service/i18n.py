@@ -11,7 +11,8 @@ from babel.messages.pofile import read_po
 from flask import g, has_request_context, request
 from flask_babel import gettext
 
-from rules.base import Message
+from rules import card_name
+from rules.base import Message, is_message
 
 # The languages the service speaks, each named in itself (the language switch shows these).
 LANGUAGES = {"en": "English", "ja": "日本語"}
@@ -46,21 +47,18 @@ def browser_language() -> str:
 
 
 def say(message: Message) -> str:
-    """A rules message (msgid and parameters) in the reader's language; a parameter may itself be a
-    message (a card's name, say), said in the same language."""
+    """A rules message (msgid and parameters) in the reader's language, with any parameter that is
+    itself a message (a card's name, a colour) translated too."""
     msgid, params = message
     return gettext(
-        msgid, **{key: say(value) if _is_message(value) else value for key, value in params.items()}
+        msgid, **{key: say(value) if is_message(value) else value for key, value in params.items()}
     )
 
 
-def _is_message(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and isinstance(value[0], str)
-        and isinstance(value[1], dict)
-    )
+def card_words(game: str, card: str, *how: str | None) -> str:
+    """A card of a game in the reader's language (templates call it as `card_name`): the rules'
+    naming, so pages, mails and lines name a card alike."""
+    return say(card_name(game, card, *how))
 
 
 def compiled_catalogues(sources: Path, cache: Path) -> Path:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
+from rules.base import plain
 from rules.dualis import (
     CARD_INFO,
     CARDS,
@@ -749,31 +750,39 @@ def said(event: dict[str, Any], seat: int | None = None) -> str:
     """The line an event gives a seat, formatted."""
     line = GAME.describe(event, seat, NAMES)
     assert line is not None
-    msgid, params = line
-    return msgid % params
+    return plain(line)
 
 
 def test_describe_card_plays_with_and_without_a_coin() -> None:
     table = example_table()
-    plain = table.play(0, "S2R")[0]
-    assert said(plain) == "Ann played S2R."
+    played = table.play(0, "S2R")[0]
+    assert said(played) == "Ann played Star 2 Red."
     table.play(1, "S9B")
     table.play(2, "M7R")
     events = table.play(3, "S5B", coin=True)
-    assert said(events[0]) == "Di played S5B with a coin (now Red)."
+    assert said(events[0]) == "Di played Star 5 Blue with a coin (now Red)."
     assert (
         said(events[1])
-        == "Bo wins trick 3 with S9B: centre 4 Red / 4 Blue, no trump, highest of the led suit."
+        == "Bo wins trick 3 with Star 9 Blue: centre 4 Red / 4 Blue, no trump, highest of the led suit."
     )
 
 
 def test_describe_trick_won_by_trump_and_by_suit_despite_a_trump() -> None:
     assert said(last_won(one_trick([("S13B", False), ("S3R", True), ("M4R", False), ("S1B", False)]))) == (
-        "Cy wins trick 1 with M4R: centre 7 Red / 6 Blue, Red is trump, highest Red."
+        "Cy wins trick 1 with Moon 4 Red: centre 7 Red / 6 Blue, Red is trump, highest Red."
     )
     assert said(last_won(one_trick([("S12R", True), ("S2B", False), ("M13B", False), ("S10B", False)]))) == (
-        "Ann wins trick 1 with S12R: centre 7 Red / 6 Blue, Red is trump but no Red card was played, "
+        "Ann wins trick 1 with Star 12 Red with a coin, now Blue: centre 7 Red / 6 Blue, Red is trump but "
+        "no Red card was played, "
         "highest of the led suit."
+    )
+
+
+def test_a_coin_turned_winner_is_named_in_the_colour_it_won_with() -> None:
+    trick = one_trick([("S13B", True), ("S3B", True), ("M8R", True), ("S1B", False)])
+    assert said(last_won(trick)) == (
+        "Cy wins trick 1 with Moon 8 Red with a coin, now Blue: centre 5 Red / 6 Blue, Blue is trump, "
+        "highest Blue."
     )
 
 

@@ -38,11 +38,11 @@ def test_a_forced_move_is_played_at_once_and_only_its_player_is_told(app: Flask)
     assert game.origins[bo_move] == EventOrigin.AUTO and game.actors[bo_move] == 1
     assert to_act(rt, game_id) == {2}
     (told,) = mails(app, to=BO, kind="auto_played")
-    assert "Bo played R12 (black 12) (played for you: it was your only legal move)" in told.text_body
+    assert "Bo played Red 12 (played for you: it was your only legal move)" in told.text_body
     assert told.text_body.startswith("Your only legal move was played for you\n")
     assert not mails(app, to=BO, kind="your_turn")
     cy = mails(app, to=CY, kind="your_turn")[-1].text_body
-    assert "Bo played R12 (black 12)" in cy and "played for you" not in cy  # others cannot tell
+    assert "Bo played Red 12\n" in cy and "played for you" not in cy  # others cannot tell
 
 
 def test_with_auto_play_off_the_player_makes_even_a_forced_move(app: Flask, client: FlaskClient) -> None:

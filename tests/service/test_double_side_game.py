@@ -12,7 +12,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.double_side import DECK
+from rules.base import plain
+from rules.double_side import BLACK, DECK, card_name
 from service.play.hosting import Player, create_game
 from tests.helpers import mails, move_form
 from tests.service.play import play_by_api, seat_links
@@ -194,6 +195,11 @@ def test_dice_targets_sides_and_tricks_on_the_page(app: Flask, client: FlaskClie
     assert f"Play a card: {('Red', 'Blue', 'Green')[state['seat']]} was led" in other
 
 
+def named(card: str) -> str:
+    """A card's name in a line before the hands are turned over: "Blue 1"."""
+    return plain(card_name(card, BLACK))
+
+
 def test_your_turn_mail_tells_what_happened_since_the_last_card(app: Flask, client: FlaskClient) -> None:
     game_id, links = new_game(app, 3, seed=1, dice=DICE_3, deck=[DECK_1])
     plays = []
@@ -205,15 +211,16 @@ def test_your_turn_mail_tells_what_happened_since_the_last_card(app: Flask, clie
             client.post("/api" + links[seat], json={"action": action, "seq": state["seq"]}).status_code == 200
         )
     mail = mails(app, to=EMAILS[2], kind="your_turn")[-1].text_body
-    assert f"Ann played {plays[2]} (black 1)" in mail and f"Bo played {plays[3]}" in mail
-    assert "Bo wins trick 1 with B1: highest Blue" in mail
-    assert f"Cy played {plays[1]}" not in mail  # only what happened since Cy's own last card
+    assert f"Ann played {named(plays[2])}\n" in mail and f"Bo played {named(plays[3])}\n" in mail
+    assert plays[2].endswith("1") and "Bo wins trick 1 with Blue 1: highest Blue" in mail
+    assert f"Cy played {named(plays[1])}\n" not in mail  # only what happened since Cy's own last card
     # No mail names a card still in someone's hand.
     game = app.extensions["pbem"].read_table(game_id)
     for seat, email in enumerate(EMAILS[:3]):
         hidden = set(game.state.set_aside).union(*(h for s, h in enumerate(game.state.hands) if s != seat))
         for m in mails(app, to=email):
             assert not set(CARD_WORD.findall(m.text_body + m.html_body)) & hidden
+            assert not [card for card in hidden if re.search(re.escape(named(card)) + r"(?!\d)", m.text_body)]
 
 
 def test_bad_trump_post_is_refused_cleanly(app: Flask, client: FlaskClient) -> None:

@@ -276,7 +276,7 @@ def test_targeting_patriotism_answer_and_the_war_report(app: Flask, client: Flas
     assert "Waiting for Bo to aim." in overview and "Possible targets: Ann's Charge, Cy's Tyranny" in overview
     assert "Your hand" not in overview
     assert (
-        "Reveal: Ann charge+patriotism"
+        "Reveal: Ann Charge + Patriotism"
         in game_mails(app, game_id, to=EMAILS[BO], kind="your_turn")[-1].text_body
     )
     click(client, links[BO], {"target": ANNS_CHARGE})
@@ -288,7 +288,7 @@ def test_targeting_patriotism_answer_and_the_war_report(app: Flask, client: Flas
         "Spend a Patriotism (VP −1): your card keeps its strength and that Benevolence is worth 0." in words
     )
     assert "Keep your Patriotism: your card is zeroed." in words
-    assert "aims at Ann's charge" in game_mails(app, game_id, to=EMAILS[ANN], kind="your_turn")[-1].text_body
+    assert "aims at Ann's Charge" in game_mails(app, game_id, to=EMAILS[ANN], kind="your_turn")[-1].text_body
     cy = text(html(client, links[CY]))
     assert (
         "Ann holds 1 Patriotism in VP and decides whether to spend it" in cy

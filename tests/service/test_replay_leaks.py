@@ -42,8 +42,12 @@ CODES: dict[str, re.Pattern[str]] = {
 WORDS: dict[str, tuple[re.Pattern[str], Any]] = {
     "dualis": (re.compile(r"\b(Star|Moon) (1[0-3]|[1-9]) (Red|Blue)\b"), lambda m: m[1][0] + m[2] + m[3][0]),
     "red_black": (
-        re.compile(r"\b(10|[2-9JQKA]) (spades|hearts|diamonds|clubs)\b"),
-        lambda m: m[1] + m[2][0].upper(),
+        re.compile(r"\b(Ace|King|Queen|Jack|10|[2-9]) of (spades|hearts|diamonds|clubs)\b"),
+        lambda m: m[1][0] + m[2][0].upper() if m[1] != "10" else "10" + m[2][0].upper(),
+    ),
+    "double_side": (
+        re.compile(r"\b(Red|Blue|Green|Yellow) (1[0-2]|[1-9])( \(white side\))?"),
+        lambda m: m[1][0] + str(int(m[2]) + (0 if not m[3] else -6 if int(m[2]) > 6 else 6)),
     ),
 }
 

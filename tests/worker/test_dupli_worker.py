@@ -103,10 +103,10 @@ def test_whole_game_through_the_mailed_links(worker_app: Flask, smtp_sink: SmtpS
     # A mail for each decision owed: the Charge answer (Bo, Cy, ...), Bo's aim, Ann's Patriotism answer.
     assert any("Charge revealed: Ann." in b for b in delivered(smtp_sink, EMAILS[BO], "Your move"))
     assert any(
-        "Bo's Benevolence aims at Ann's charge." in b for b in delivered(smtp_sink, EMAILS[ANN], "Your move")
+        "Bo's Benevolence aims at Ann's Charge." in b for b in delivered(smtp_sink, EMAILS[ANN], "Your move")
     )
     your_move_before_aim = delivered(smtp_sink, EMAILS[BO], "Your move")
-    assert any("Reveal: Ann charge+patriotism" in b for b in your_move_before_aim)
+    assert any("Reveal: Ann Charge + Patriotism" in b for b in your_move_before_aim)
     # Each war's report reached every seat (wars 1-3 in the mail asking for the next set), then the
     # game-over mail reached every seat.
     for war in range(1, 5):
