@@ -24,7 +24,8 @@ from service.replay.fairness import game_commitment
 from service.replay.steps import player_viewer, recent_lines, replay_of
 from service.runtime import runtime
 from service.web.access import SeatAccess, player_access, seat_summary
-from service.web.forms import VacationForm
+from service.web.forms import AutoPlayForm, VacationForm
+from service.web.inputs import sql_int
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
@@ -87,9 +88,10 @@ def render_seat_page(
 def page(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
-    outcome = None
-    if request.args.get("cmd", "").isdigit():
-        outcome = command_outcome(rt, access.table.game_id, access.seat, int(request.args["cmd"]))
+    command_id = sql_int(request.args.get("cmd"))
+    outcome = (
+        None if command_id is None else command_outcome(rt, access.table.game_id, access.seat, command_id)
+    )
     return render_seat_page(access, outcome)
 
 
@@ -158,11 +160,11 @@ def take_back(token: str) -> Response:
 def auto_play(token: str) -> Response:
     rt = runtime()
     access = player_access(rt, token)
-    choice = request.form.get("auto_play")
-    if choice not in ("on", "off"):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    set_auto_play(rt, access.table.game_id, access.seat, choice == "on")
-    if choice == "on":
+    form = AutoPlayForm()
+    if not form.validate():
+        abort(400, form.refusal())
+    set_auto_play(rt, access.table.game_id, access.seat, form.auto_play.data == "on")
+    if form.auto_play.data == "on":
         flash(_("Auto-play is on: when you have only one legal move, it is played for you."))
     else:
         flash(_("Auto-play is off: you make every move yourself."))
