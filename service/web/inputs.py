@@ -14,7 +14,8 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.routing import IntegerConverter, Map
 
-SQL_INT_MAX = 2**31 - 1  # the largest value of an SQL integer column (ids, steps, seats, versions)
+from service.links import SQL_INT_MAX
+
 JSON_DEPTH = 16  # no request of this service nests deeper
 
 
