@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from rules import IllegalAction
 from service.catalog import entry
 from service.i18n import say
 from service.mail.drafting import game_title
@@ -24,7 +25,7 @@ from service.replay.fairness import game_commitment
 from service.replay.steps import player_viewer, recent_lines, replay_of
 from service.runtime import runtime
 from service.web.access import SeatAccess, player_access, seat_summary
-from service.web.forms import AutoPlayForm, VacationForm
+from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.zones import zone_choices
 
@@ -95,15 +96,15 @@ def page(token: str) -> ResponseReturnValue:
     return render_seat_page(access, outcome)
 
 
-def parse_move_form(form: Any) -> tuple[int, dict[str, Any]]:
-    """The seq and action a move form carries; 400 for anything malformed."""
+def parse_move_form(form: Any) -> tuple[int, Any]:
+    """The seq and the JSON value of the action a move form carries; 400 for anything malformed."""
     try:
-        seq = int(form.get("seq", ""))
-        action = json.loads(form.get("action", ""))
-    except (TypeError, ValueError):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    if not isinstance(action, dict):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+        action = current_app.json.loads(form.get("action", ""))
+    except ValueError:
+        abort(400, str(DAMAGED))
+    seq = sql_int(form.get("seq"))
+    if seq is None:
+        abort(400, str(DAMAGED))
     return seq, action
 
 
@@ -111,7 +112,12 @@ def parse_move_form(form: Any) -> tuple[int, dict[str, Any]]:
 def move(token: str) -> Response | tuple[str, int]:
     rt = runtime()
     access = player_access(rt, token)
-    seq, action = parse_move_form(request.form)
+    seq, raw = parse_move_form(request.form)
+    try:
+        action = access.table.rules.check_action(raw)
+    except IllegalAction as refusal:
+        outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
+        return render_seat_page(access, outcome, STATUS_CODES[outcome.status])
     game_entry = entry(access.table.record.game)
     if game_entry.needs_confirmation(action) and request.form.get("confirmed") != "yes":
         return render_template(
