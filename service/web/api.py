@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, jsonify
-from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from spectree import Response
+from spectree import Response as Answers
+from werkzeug.wrappers import Response
 
 from rules import IllegalAction
 from service.i18n import say
@@ -42,14 +42,14 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
 
 
 @blueprint.get("/openapi.json")
-def openapi() -> ResponseReturnValue:
+def openapi() -> Response:
     """This API described as OpenAPI, generated from its routes and models."""
     return jsonify(spec.spec)
 
 
 @blueprint.get("/play/<token>")
-@spec.validate(resp=Response(HTTP_200=SeatState, **LINK_ERRORS))
-def state(token: str) -> ResponseReturnValue:
+@spec.validate(resp=Answers(HTTP_200=SeatState, **LINK_ERRORS))
+def state(token: str) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
@@ -59,7 +59,7 @@ def state(token: str) -> ResponseReturnValue:
 
 @blueprint.post("/play/<token>")
 @spec.validate(json=MoveRequest, resp=MOVE_ANSWERS)
-def move(token: str, json: MoveRequest) -> ResponseReturnValue:
+def move(token: str, json: MoveRequest) -> tuple[Response, int]:
     """Submit a move; a malformed action is refused (422) before anything is stored."""
     rt = runtime()
     access = player_access(rt, token)
@@ -74,8 +74,8 @@ def move(token: str, json: MoveRequest) -> ResponseReturnValue:
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")
-@spec.validate(resp=Response(HTTP_200=MoveAnswer, HTTP_202=MoveAnswer, HTTP_409=MoveAnswer, **LINK_ERRORS))
-def command(token: str, command_id: int) -> ResponseReturnValue:
+@spec.validate(resp=Answers(HTTP_200=MoveAnswer, HTTP_202=MoveAnswer, HTTP_409=MoveAnswer, **LINK_ERRORS))
+def command(token: str, command_id: int) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     outcome = command_outcome(rt, access.table.game_id, access.seat, command_id)
@@ -85,10 +85,8 @@ def command(token: str, command_id: int) -> ResponseReturnValue:
 
 
 @blueprint.post("/play/<token>/settings")
-@spec.validate(
-    json=SettingsRequest, resp=Response(HTTP_200=SettingsAnswer, **errors(400, 422), **LINK_ERRORS)
-)
-def settings(token: str, json: SettingsRequest) -> ResponseReturnValue:
+@spec.validate(json=SettingsRequest, resp=Answers(HTTP_200=SettingsAnswer, **errors(400, 422), **LINK_ERRORS))
+def settings(token: str, json: SettingsRequest) -> Response:
     """Change the seat's mail settings; the keys left out keep their value."""
     rt = runtime()
     access = player_access(rt, token)
