@@ -14,48 +14,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rules.messages import N_ as N_
+from rules.messages import IllegalAction as IllegalAction
+from rules.messages import Message as Message
+from rules.messages import is_message as is_message
+from rules.messages import listing as listing
+from rules.messages import plain as plain
+from rules.messages import require as require
+from rules.messages import word as word
+from rules.shapes import Action, Shape, actions_schema, check_action
+
 Event = dict[str, Any]
-Action = dict[str, Any]
-Message = tuple[str, dict[str, Any]]
 # Tells an event in words to a seat (None: a spectator) given the players' names; None: nothing shown.
 Teller = Callable[[Event, "int | None", Sequence[str]], "Message | None"]
-
-
-def N_(msgid: str) -> str:
-    """Marks a message for translation without translating it (rules never import Flask-Babel)."""
-    return msgid
-
-
-def is_message(value: object) -> bool:
-    """Whether a message parameter is itself a message (a card's name, a colour...) to translate."""
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and isinstance(value[0], str)
-        and isinstance(value[1], dict)
-    )
-
-
-def plain(message: Message) -> str:
-    """A message in its msgid's language (English), nested messages filled in: for logs and tests;
-    readers get it through the service's translation."""
-    msgid, params = message
-    if not params:
-        return msgid
-    return msgid % {key: plain(value) if is_message(value) else value for key, value in params.items()}
-
-
-def word(msgid: str) -> Message:
-    """A message without parameters (a suit's or colour's name)."""
-    return msgid, {}
-
-
-def listing(items: Sequence[Message]) -> Message:
-    """Several messages (at least one) as one list in words: "A, B, C" (the separator translated too)."""
-    joined, *rest = items
-    for item in rest:
-        joined = (N_("%(list)s, %(item)s"), {"list": joined, "item": item})
-    return joined
 
 
 @dataclass(frozen=True)
@@ -126,15 +97,6 @@ class Closure:
         return {"cancelled": True, "by": self.by}
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse. `msgid` and `params` let the service translate the message."""
-
-    def __init__(self, msgid: str, **params: Any) -> None:
-        self.msgid = msgid
-        self.params = params
-        super().__init__(plain((msgid, params)))
-
-
 S = TypeVar("S")  # a game's state type
 
 
@@ -146,6 +108,7 @@ class Game(ABC, Generic[S]):
     default_options: ClassVar[dict[str, Any]]
     schema_version: ClassVar[int] = 1
     view_shape: ClassVar[type]  # the TypedDict every view of the game has (templates and the API read it)
+    action_shapes: ClassVar[tuple[Shape, ...]]  # every action of the game has one (RULINGS.md)
 
     # --- building state -------------------------------------------------------------------
 
@@ -216,14 +179,23 @@ class Game(ABC, Generic[S]):
     def _legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every legal action of that seat while the game is played."""
 
-    def act(self, state: S, seat: int, action: Action) -> list[Event]:
-        """The events an action causes; raises IllegalAction with a clear message."""
+    def act(self, state: S, seat: int, action: object) -> list[Event]:
+        """The events an action causes; raises IllegalAction with a clear message, and nothing else,
+        whatever JSON value `action` is."""
         require(not closure(state), N_("This game is over."))
-        return self._act(state, seat, action)
+        return self._act(state, seat, self.check_action(action))
+
+    def check_action(self, action: object) -> Action:
+        """The action, once it has one of the game's shapes; IllegalAction naming what is wrong."""
+        return check_action(self.action_shapes, action)
+
+    def action_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the game's actions."""
+        return actions_schema(self.action_shapes)
 
     @abstractmethod
     def _act(self, state: S, seat: int, action: Action) -> list[Event]:
-        """The events an action causes in a game being played."""
+        """The events of a well-formed action (it has one of `action_shapes`) in a game being played."""
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What that seat may see (None: a spectator), as plain JSON, with how a decision ended it."""
@@ -387,12 +359,6 @@ class Game(ABC, Generic[S]):
     def event(self, type_: str, **data: Any) -> Event:
         """An event dict with its type and schema version."""
         return {"type": type_, "v": self.schema_version, **data}
-
-
-def require(condition: object, msgid: str, **params: Any) -> None:
-    """Raise IllegalAction(msgid) unless the condition holds."""
-    if not condition:
-        raise IllegalAction(msgid, **params)
 
 
 def fixed_decks(value: object, cards: Sequence[str], game: str) -> tuple[tuple[str, ...], ...]:

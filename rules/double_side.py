@@ -33,7 +33,6 @@ from rules.base import (
     Event,
     Game,
     Heading,
-    IllegalAction,
     Message,
     ScoreRow,
     ScoreSheet,
@@ -44,6 +43,7 @@ from rules.base import (
     word,
 )
 from rules.rng import SeededRandom
+from rules.shapes import Choice, Shape
 from rules.tricks import (
     CompletedTrick,
     Play,
@@ -61,7 +61,17 @@ from rules.tricks import (
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue"), "G": N_("Green"), "Y": N_("Yellow")}
 DECK: tuple[str, ...] = tuple(f"{colour}{black}" for colour in COLOURS for black in range(1, 13))
-DECK_SET: frozenset[str] = frozenset(DECK)
+ACTION_SHAPES = (
+    Shape(
+        {
+            "card": Choice(
+                DECK,
+                N_("There is no card %(value)s: a card is a colour R, B, G or Y and a number 1-12, e.g. G3."),
+            )
+        }
+    ),
+    Shape({"trump": Choice(COLOURS, N_("Name one of the four colours as trump: R, B, G or Y."))}),
+)
 HAND_SIZE = 12
 TRICKS_PER_ROUND = 12
 TURN_OVER_AFTER = 6  # hands are turned over once this many tricks of the round are done
@@ -345,6 +355,7 @@ class DoubleSide(Game[State]):
     """Double Side Play's rules behind the common contract."""
 
     view_shape = DoubleSideView
+    action_shapes = ACTION_SHAPES
 
     name: ClassVar[str] = "double_side"
     seat_counts: ClassVar[tuple[int, ...]] = (3, 4)
@@ -532,40 +543,19 @@ class DoubleSide(Game[State]):
             type(seat) is int and 0 <= seat < state.seats, N_("There is no seat %(seat)s."), seat=str(seat)
         )
         require(state.phase != "over", N_("The game is over."))
-        require(
-            isinstance(action, dict),
-            N_('An action is a card such as {"card": "G3"} or a trump colour such as {"trump": "G"}.'),
-        )
         if "trump" in action:
-            return self._choose_trump(state, seat, action)
-        if "card" in action:
-            return self._play(state, seat, action)
-        raise IllegalAction(
-            N_('Unknown action: play a card as {"card": "G3"} or name trump as {"trump": "G"}.')
-        )
+            return self._choose_trump(state, seat, action["trump"])
+        return self._play(state, seat, action["card"])
 
-    def _choose_trump(self, state: State, seat: int, action: Action) -> list[Event]:
-        """TrumpChosen, after checking the chooser, the phase and the colour."""
-        require(set(action) == {"trump"}, N_('A trump choice is {"trump": colour} and nothing else.'))
+    def _choose_trump(self, state: State, seat: int, choice: str) -> list[Event]:
+        """TrumpChosen, after checking the chooser and the phase."""
         require(state.trump_option, N_("This game is played without trump."))
         require(state.phase == "trump", N_("Trump has already been chosen for this round."))
         require(seat == state.chooser, N_("Only the player with the highest dice chooses trump this round."))
-        choice = action["trump"]
-        require(
-            isinstance(choice, str) and choice in COLOURS,
-            N_("Name one of the four colours as trump: R, B, G or Y."),
-        )
         return [self.event("TrumpChosen", round=state.round, seat=seat, trump=choice)]
 
-    def _play(self, state: State, seat: int, action: Action) -> list[Event]:
-        """CardPlayed and whatever it settles, after checking the card, the turn and following."""
-        require(set(action) == {"card"}, N_('A card play is {"card": code} and nothing else.'))
-        card = action["card"]
-        require(
-            isinstance(card, str) and card in DECK_SET,
-            N_("There is no card %(card)s: a card is a colour R, B, G or Y and a number 1-12, e.g. G3."),
-            card=str(card),
-        )
+    def _play(self, state: State, seat: int, card: str) -> list[Event]:
+        """CardPlayed and whatever it settles, after checking the turn, the hand and following."""
         require(state.phase != "trump", N_("Trump must be chosen before the first card is played."))
         require(seat == state.turn, N_("It is not your turn."))
         require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card_name(card, state.side))

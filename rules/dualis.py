@@ -49,6 +49,7 @@ from rules.base import (
     word,
 )
 from rules.rng import SeededRandom
+from rules.shapes import Choice, Shape
 from rules.tricks import (
     CompletedTrick,
     Play,
@@ -75,6 +76,12 @@ CARD_INFO: dict[str, tuple[str, int, str]] = {card: (card[0], int(card[1:-1]), c
 SORT_KEY: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
 SUIT_NAMES: dict[str, str] = {"S": N_("Star"), "M": N_("Moon")}
 COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue")}
+ACTION_SHAPES = (
+    Shape(
+        {"card": Choice(CARDS, N_("%(value)s is not a Duālis card: cards are written like S9B or M13R."))},
+        {"coin": Choice((True, False), N_('"coin" must be true or false.'))},
+    ),
+)
 
 HAND_SIZE, SHORT_HAND_SIZE = 13, 9
 COINS, SHORT_COINS = 7, 5
@@ -303,6 +310,7 @@ class Dualis(Game[State]):
     """The rules of Duālis behind the rules contract."""
 
     view_shape = DualisView
+    action_shapes = ACTION_SHAPES
 
     name = "dualis"
     seat_counts = (3, 4)
@@ -529,17 +537,9 @@ class Dualis(Game[State]):
             events.append(self._deal(after, after.round + 1, after.leader))
         return events
 
-    def _checked(self, state: State, seat: int, action: object) -> tuple[str, bool]:
-        """The card and coin choice of a well-formed, legal play; IllegalAction otherwise."""
-        if not (isinstance(action, dict) and "card" in action and set(action) <= {"card", "coin"}):
-            raise IllegalAction(
-                N_('A play names one card, e.g. {"card": "S9B"}, with "coin": true to take a coin.')
-            )
+    def _checked(self, state: State, seat: int, action: Action) -> tuple[str, bool]:
+        """The card and coin choice of a legal play; IllegalAction otherwise."""
         card, coin = action["card"], action.get("coin", False)
-        require(
-            isinstance(card, str) and card in CARD_INFO, N_("%(card)s is not a Duālis card."), card=str(card)
-        )
-        require(type(coin) is bool, N_('"coin" must be true or false.'))
         require(state.winners is None, N_("The game is over."))
         require(
             type(seat) is int and 0 <= seat < state.seats, N_("There is no seat %(seat)s."), seat=str(seat)

@@ -35,7 +35,6 @@ from rules.base import (
     Event,
     Game,
     Heading,
-    IllegalAction,
     Message,
     ScoreRow,
     ScoreSheet,
@@ -46,6 +45,7 @@ from rules.base import (
     word,
 )
 from rules.rng import SeededRandom
+from rules.shapes import Choice, Record, Several, Shape
 
 CARD_COUNTS: dict[str, int] = {
     "drill": 10,
@@ -61,6 +61,29 @@ HAND_SIZE = 9
 WARS = 4
 SET_SIZE = 2  # cards each player sets per war
 AGGRESSIVE = frozenset({"tyranny", "charge"})  # the cards Benevolence aims at and Subversion punishes
+MAX_SEATS = 4
+TARGET = N_('A target is {"seat": N, "slot": 0 or 1}, or null to pass.')
+ACTION_SHAPES = (
+    Shape(
+        {
+            "set": Several(
+                Choice(CARD_ORDER, N_("%(value)s is not a Dupli card.")),
+                SET_SIZE,
+                N_("Set exactly two cards, as a list of two card names."),
+            )
+        }
+    ),
+    Shape(
+        {
+            "target": Record(
+                {"seat": Choice(tuple(range(MAX_SEATS)), TARGET), "slot": Choice((0, 1), TARGET)},
+                TARGET,
+                nullable=True,
+            )
+        }
+    ),
+    Shape({"cancel": Choice((True, False), N_('Answer with {"cancel": true} or {"cancel": false}.'))}),
+)
 BASE_STRENGTH: dict[str, int] = {
     "drill": 1,
     "tyranny": 2,
@@ -296,9 +319,10 @@ class Dupli(Game[State]):
     """Dupli's rules behind the contract of rules.base.Game."""
 
     view_shape = DupliView
+    action_shapes = ACTION_SHAPES
 
     name: ClassVar[str] = "dupli"
-    seat_counts: ClassVar[tuple[int, ...]] = (3, 4)
+    seat_counts: ClassVar[tuple[int, ...]] = (3, MAX_SEATS)
     default_options: ClassVar[dict[str, Any]] = {"deck": None}
 
     # --- start ------------------------------------------------------------------------------
@@ -383,31 +407,22 @@ class Dupli(Game[State]):
         require(
             type(seat) is int and 0 <= seat < state.seats, N_("There is no seat %(seat)s."), seat=str(seat)
         )
-        kind = self._kind(action)
-        handlers = {"set": self._act_set, "target": self._act_target, "cancel": self._act_cancel}
-        events = handlers[kind](state, seat, action[kind])
+        if "set" in action:
+            events = self._act_set(state, seat, action["set"])
+        elif "target" in action:
+            events = self._act_target(state, seat, action["target"])
+        else:
+            events = self._act_cancel(state, seat, action["cancel"])
         return events + self._follow(self._apply_all(state, events))
 
-    def _kind(self, action: object) -> str:
-        """Which action this is by its one key; IllegalAction for anything else."""
-        if isinstance(action, dict) and len(action) == 1:
-            (key,) = action
-            if key in ("set", "target", "cancel"):
-                return key
-        raise IllegalAction(
-            N_(
-                'Unknown action: send {"set": [two cards]}, {"target": {"seat": N, "slot": 0 or 1}} or null, '
-                'or {"cancel": true or false}.'
-            )
-        )
-
-    def _act_set(self, state: State, seat: int, value: object) -> list[Event]:
+    def _act_set(self, state: State, seat: int, value: list[str]) -> list[Event]:
         """Setting two cards (set phase) or answering the Charge (Charge window)."""
         require(
             state.phase in ("set", "charge"),
             N_("Cards are set only at the start of a war or in the Charge window."),
         )
-        pair = self._pair(value)
+        a, b = sorted(value)
+        pair = a, b
         if state.phase == "set":
             require(state.sets[seat] is None, N_("You have already set your cards this war."))
             self._check_pair(state.hands[seat], pair)
@@ -419,18 +434,6 @@ class Dupli(Game[State]):
         self._check_pair(state.hands[seat] + current, pair)
         return [self.event("SwapAnswered", war=state.war, seat=seat, cards=list(pair), kept=pair == current)]
 
-    def _pair(self, value: object) -> tuple[str, str]:
-        """The two card names of a set action, sorted; IllegalAction when malformed."""
-        require(
-            isinstance(value, list) and len(value) == SET_SIZE and all(isinstance(c, str) for c in value),
-            N_("Set exactly two cards, as a list of two card names."),
-        )
-        assert isinstance(value, list)
-        for card in value:
-            require(card in CARD_COUNTS, N_("%(card)s is not a Dupli card."), card=card)
-        a, b = sorted(value)
-        return a, b
-
     def _check_pair(self, cards: Sequence[str], pair: tuple[str, str]) -> None:
         """IllegalAction unless the pair can be taken from these cards and obeys the set rule."""
         require(
@@ -440,7 +443,7 @@ class Dupli(Game[State]):
         )
         require(not forbidden(*pair), N_("Tyranny or Charge may not be set together with Benevolence."))
 
-    def _act_target(self, state: State, seat: int, value: object) -> list[Event]:
+    def _act_target(self, state: State, seat: int, value: dict[str, int] | None) -> list[Event]:
         """A Benevolence aiming at a Tyranny or Charge on the field, or passing (None)."""
         require(state.phase == "aim", N_("No Benevolence is aiming now."))
         reveal = state.reveal
@@ -449,7 +452,7 @@ class Dupli(Game[State]):
         require(seat == turn[0], N_("It is not your turn to aim."))
         target, card, outcome = None, None, "passed"
         if value is not None:
-            target = self._target(value)
+            target = value["seat"], value["slot"]
             require(target in targets(reveal), N_("That is not a Tyranny or Charge on the field."))
             card = reveal.sets[target[0]][target[1]]
             # The owner is asked only when a Patriotism lies in their VP pile to spend.
@@ -465,25 +468,12 @@ class Dupli(Game[State]):
         )
         return [aimed]
 
-    def _target(self, value: object) -> Slot:
-        """A target dict as (seat, slot); IllegalAction when malformed."""
-        ok = (
-            isinstance(value, dict)
-            and set(value) == {"seat", "slot"}
-            and type(value["seat"]) is int
-            and type(value["slot"]) is int
-        )
-        require(ok, N_('A target is {"seat": N, "slot": 0 or 1}, or null to pass.'))
-        assert isinstance(value, dict)
-        return value["seat"], value["slot"]
-
-    def _act_cancel(self, state: State, seat: int, value: object) -> list[Event]:
+    def _act_cancel(self, state: State, seat: int, value: bool) -> list[Event]:
         """The targeted card's owner spending a Patriotism (True) or letting the card be zeroed."""
         require(state.phase == "react", N_("No Patriotism answer is awaited."))
         aim = self._pending(state)
         assert aim.target is not None and state.reveal is not None
         require(seat == aim.target[0], N_("Only the owner of the targeted card answers."))
-        require(type(value) is bool, N_('Answer with {"cancel": true} or {"cancel": false}.'))
         return [
             self.event(
                 "PatriotismAnswered",

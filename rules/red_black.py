@@ -36,7 +36,6 @@ from rules.base import (
     Event,
     Game,
     Heading,
-    IllegalAction,
     Message,
     ScoreRow,
     ScoreSheet,
@@ -49,6 +48,7 @@ from rules.base import (
     word,
 )
 from rules.rng import SeededRandom
+from rules.shapes import Choice, Shape
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # weakest first
 SUITS = ("C", "D", "H", "S")  # weakest first: ♣ < ♦ < ♥ < ♠
@@ -69,7 +69,10 @@ BANKRUPT = 4  # at most this many chips at the start of a round ends the game
 TARGET = 30  # at least this many chips at the start of a round ends the game
 
 FOLD: Action = {"fold": True}
-SHAPES = N_('An action is {"card": "AS"} (a card from your hand, face down) or {"fold": true}.')
+ACTION_SHAPES = (
+    Shape({"card": Choice(DECK, N_("%(value)s is not a card: cards are written like AS, 10H, 7D or 2C."))}),
+    Shape({"fold": Choice((True,), N_('To fold, send {"fold": true}.'))}),
+)
 
 
 # --------------------------------------------------------------------------------------- cards
@@ -257,6 +260,7 @@ class RedBlackDuel(Game[State]):
     """Red and Black Duel for two players."""
 
     view_shape = RedBlackDuelView
+    action_shapes = ACTION_SHAPES
 
     name: ClassVar[str] = "red_black"
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
@@ -351,14 +355,13 @@ class RedBlackDuel(Game[State]):
         require(isinstance(state, State), N_("The game has not started."))
         require(type(seat) is int and seat in SEATS, N_("There is no seat %(seat)s in this game."), seat=seat)
         require(state.phase != "over", N_("The game is over."))
-        kind, card = _parse(action)
         log = _Log(self, state)
-        if kind == "fold":
+        if "fold" in action:
             self._fold(log, seat)
         elif state.phase == "camp":
-            self._place_camp_card(log, seat, card)
+            self._place_camp_card(log, seat, action["card"])
         else:
-            self._play_card(log, seat, card)
+            self._play_card(log, seat, action["card"])
         return log.events
 
     def _fold(self, log: _Log, seat: int) -> None:
@@ -553,23 +556,6 @@ def card_name(card: str) -> Message:
         "rank": word(RANK_NAMES[rank]) if rank in RANK_NAMES else rank,
         "suit": word(SUIT_NAMES[suit]),
     }
-
-
-def _parse(action: object) -> tuple[str, str]:
-    """("fold", "") or ("card", code) from an action dict; IllegalAction for any other shape."""
-    if not isinstance(action, dict):
-        raise IllegalAction(SHAPES)
-    if set(action) == {"fold"}:
-        require(action["fold"] is True, N_('To fold, send {"fold": true}.'))
-        return "fold", ""
-    require(set(action) == {"card"}, SHAPES)
-    card = action["card"]
-    require(
-        isinstance(card, str) and card in STRENGTH,
-        N_("%(card)s is not a card: cards are written like AS, 10H, 7D or 2C."),
-        card=str(card),
-    )
-    return "card", card
 
 
 # --------------------------------------------------------------------------------------- apply

@@ -40,10 +40,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     from service.web.assets import init_assets
     from service.web.errors import register_error_pages
+    from service.web.inputs import init_inputs
     from service.web.limits import init_limits
     from service.web.security import init_security
 
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
+    init_inputs(app)  # before the routes: their integers are SQL integers
     settings = load_settings(app.instance_path, config)
     app.config.update(
         SECRET_KEY=settings["SECRET_KEY"],

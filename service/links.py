@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -25,6 +26,8 @@ CONFIRM_SALT = "pbem.link.confirm"
 CONFIRM_MAX_AGE_SECONDS = 7 * 86400  # a game asked for is confirmed within a week, or never
 ADDRESS_SALT = "pbem.link.address"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+SQL_INT_MAX = 2**31 - 1  # the largest SQL integer: ids, seats, steps, versions
+MAX_ID_LENGTH = 64  # a game id is 12 characters; a payload's strings are ids
 
 
 class LinkError(Exception):
@@ -140,11 +143,8 @@ class LinkSigner:
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""
-        data = self._load(self._play, token)
-        try:
-            return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
-        except (KeyError, TypeError, ValueError):
-            raise LinkError("forged") from None
+        data = typed(self._load(self._play, token), g=str, s=int, k=int)
+        return PlayerLink(data["g"], data["s"], data["k"])
 
     def read_host(self, token: str) -> GameLink:
         """The game a host token names; LinkError if forged or expired."""
@@ -155,24 +155,21 @@ class LinkSigner:
         return self._game_link(self._watch, token)
 
     def _game_link(self, serializer: URLSafeTimedSerializer, token: str) -> GameLink:
-        data = self._load(serializer, token)
-        try:
-            return GameLink(str(data["g"]), int(data["k"]))
-        except (KeyError, TypeError, ValueError):
-            raise LinkError("forged") from None
+        data = typed(self._load(serializer, token), g=str, k=int)
+        return GameLink(data["g"], data["k"])
 
     def read_unsubscribe(self, token: str) -> MailReader:
         """The reader an unsubscribe token names; LinkError if forged or expired."""
         data = self._load(self._unsubscribe, token)
-        try:
-            if data["t"] == "seat":
-                return PlayerLink(str(data["g"]), int(data["s"]), int(data["k"]))
-            if data["t"] == "host":
-                return GameLink(str(data["g"]), int(data["k"]))
-            if data["t"] == "digest":
-                return DigestLink(int(data["d"]))
-        except (KeyError, TypeError, ValueError):
-            pass
+        kind = data.get("t")
+        if kind == "seat":
+            seat = typed(data, t=str, g=str, s=int, k=int)
+            return PlayerLink(seat["g"], seat["s"], seat["k"])
+        if kind == "host":
+            host = typed(data, t=str, g=str, k=int)
+            return GameLink(host["g"], host["k"])
+        if kind == "digest":
+            return DigestLink(typed(data, t=str, d=int)["d"])
         raise LinkError("forged")
 
     def _load(self, serializer: URLSafeTimedSerializer, token: str, max_age: int | None = None) -> dict:
@@ -185,3 +182,20 @@ class LinkSigner:
         if not isinstance(data, dict):
             raise LinkError("forged")
         return data
+
+
+def typed(data: dict[str, Any], **fields: type) -> dict[str, Any]:
+    """A token's payload with exactly these fields of these types (integers those of SQL columns, ids
+    no longer than a game id can be); LinkError("forged") otherwise. Only a holder of a signing key
+    could make one that fails: the check keeps its mistakes from reaching a query."""
+    if set(data) != set(fields):
+        raise LinkError("forged")
+    for key, kind in fields.items():
+        value = data[key]
+        if type(value) is not kind:
+            raise LinkError("forged")
+        if isinstance(value, int) and not 0 <= value <= SQL_INT_MAX:
+            raise LinkError("forged")
+        if isinstance(value, str) and not 0 < len(value) <= MAX_ID_LENGTH:
+            raise LinkError("forged")
+    return data

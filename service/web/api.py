@@ -8,14 +8,28 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from spectree import Response as Answers
+from werkzeug.wrappers import Response
 
+from rules import IllegalAction
 from service.i18n import say
-from service.play.moves import MoveOutcome, command_outcome, submit_move
+from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.turn_view import turn_json, turn_view
 from service.runtime import runtime
 from service.web.access import player_access, player_summary
+from service.web.openapi import (
+    LINK_ERRORS,
+    MOVE_ANSWERS,
+    MoveAnswer,
+    MoveRequest,
+    SeatState,
+    SettingsAnswer,
+    SettingsRequest,
+    errors,
+    spec,
+)
 from service.web.play import STATUS_CODES
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -30,8 +44,15 @@ def outcome_json(outcome: MoveOutcome, seq: int) -> dict[str, Any]:
     }
 
 
+@blueprint.get("/openapi.json")
+def openapi() -> Response:
+    """This API described as OpenAPI, generated from its routes and models."""
+    return jsonify(spec.spec)
+
+
 @blueprint.get("/play/<token>")
-def state(token: str) -> ResponseReturnValue:
+@spec.validate(resp=Answers(HTTP_200=SeatState, **LINK_ERRORS))
+def state(token: str) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     settings = SeatSettings.of(access.table.seats[access.seat])
@@ -43,22 +64,24 @@ def state(token: str) -> ResponseReturnValue:
 
 
 @blueprint.post("/play/<token>")
-def move(token: str) -> ResponseReturnValue:
+@spec.validate(json=MoveRequest, resp=MOVE_ANSWERS)
+def move(token: str, json: MoveRequest) -> tuple[Response, int]:
+    """Submit a move; a malformed action is refused (422) before anything is stored."""
     rt = runtime()
     access = player_access(rt, token)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not isinstance(body.get("action"), dict):
-        abort(400, _('Send a JSON object like {"action": {...}, "seq": 12}.'))
-    seq = body.get("seq")
-    if type(seq) is not int:
-        abort(400, _('"seq" must be the integer version the move was chosen at.'))
-    outcome = submit_move(rt, access.table.game_id, access.seat, seq, body["action"])
-    fresh = player_access(rt, token)
-    return jsonify(outcome_json(outcome, fresh.table.version)), STATUS_CODES[outcome.status]
+    try:
+        action = access.table.rules.check_action(json.action)
+    except IllegalAction as refusal:
+        outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
+    else:
+        outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action)
+        access = player_access(rt, token)
+    return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")
-def command(token: str, command_id: int) -> ResponseReturnValue:
+@spec.validate(resp=Answers(HTTP_200=MoveAnswer, HTTP_202=MoveAnswer, HTTP_409=MoveAnswer, **LINK_ERRORS))
+def command(token: str, command_id: int) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     outcome = command_outcome(rt, access.table.game_id, access.seat, command_id)
@@ -68,16 +91,19 @@ def command(token: str, command_id: int) -> ResponseReturnValue:
 
 
 @blueprint.post("/play/<token>/settings")
-def settings(token: str) -> ResponseReturnValue:
+@spec.validate(json=SettingsRequest, resp=Answers(HTTP_200=SettingsAnswer, **errors(400, 422), **LINK_ERRORS))
+def settings(token: str, json: SettingsRequest) -> Response:
     """Change the seat's mail settings; the keys left out keep their value."""
     rt = runtime()
     access = player_access(rt, token)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not body or set(body) - {"notify", "timezone"}:
+    if json.notify is None and json.timezone is None:
         abort(400, _('Send a JSON object like {"notify": "digest", "timezone": "Europe/Paris"}.'))
     current = SeatSettings.of(access.table.seats[access.seat])
     try:
-        chosen = checked_settings(body.get("notify", current.notify), body.get("timezone", current.timezone))
+        chosen = checked_settings(
+            current.notify if json.notify is None else json.notify,
+            current.timezone if json.timezone is None else json.timezone,
+        )
     except SettingsRefused as refusal:
         abort(422, str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)

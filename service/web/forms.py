@@ -1,5 +1,6 @@
 """The create-game form, built per game from its seat counts and boolean options, the player's
-vacation form, and the host's form giving a seat to a new player."""
+vacation form, the small forms of the player's and the host's buttons, and the host's form giving a
+seat to a new player."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, FieldList, FormField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import (
+    AnyOf,
     DataRequired,
     Email,
     InputRequired,
@@ -29,6 +31,7 @@ from service.play.confirmation import invite_code_valid
 from service.play.hosting import GameSetup, Player, SetupRefused, seat_keeper
 from service.play.names import name_refusal
 from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
+from service.play.timeouts import HostDecision
 from service.play.vacations import PLAN_AHEAD_DAYS
 from service.runtime import runtime
 from service.zones import is_zone
@@ -205,6 +208,49 @@ class VacationForm(FlaskForm):
     days = IntegerField(
         _l("Number of days"), default=1, validators=[InputRequired(), NumberRange(1, PLAN_AHEAD_DAYS)]
     )
+
+
+DAMAGED = _l("This form is incomplete or damaged. Reload the page and choose again.")
+
+
+class ButtonForm(FlaskForm):
+    """A form whose buttons post fixed values (CSRF is checked for every form by CSRFProtect)."""
+
+    class Meta:
+        csrf = False
+
+    def refusal(self) -> str:
+        """Why the form was refused: its first error."""
+        return str(next(iter(self.errors.values()))[0])
+
+
+class AutoPlayForm(ButtonForm):
+    auto_play = StringField(validators=[AnyOf(("on", "off"), message=DAMAGED)])
+
+
+class HostNoticesForm(ButtonForm):
+    host_notify = StringField(
+        validators=[AnyOf(("on", "off"), message=_l("Choose whether host notices should come by mail."))]
+    )
+
+
+class PublicReplayForm(ButtonForm):
+    public = StringField(validators=[AnyOf(("yes", "no"), message=DAMAGED)])
+
+
+class HostDecisionForm(ButtonForm):
+    """The host's decision for a player out of time, with the days of a fresh clock."""
+
+    decision = StringField(validators=[AnyOf(tuple(HostDecision), message=DAMAGED)])
+    days = StringField()
+
+    def validate_days(self, field: StringField) -> None:
+        if self.decision.data == HostDecision.MORE_TIME and self.granted_days() not in MOVE_DAYS:
+            raise ValidationError(_l("Choose how many more days to give."))
+
+    def granted_days(self) -> int:
+        """The days of a fresh clock (0 when the decision gives none)."""
+        return next((n for n in MOVE_DAYS if str(n) == self.days.data), 0)
 
 
 def refusal_text(refusal: SetupRefused) -> str:

@@ -37,7 +37,7 @@ from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access, seat_summary
-from service.web.forms import ReplacePlayerForm
+from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
 from service.web.limits import mail_request_limits
 
 blueprint = Blueprint("host", __name__)
@@ -121,9 +121,10 @@ def cancel(token: str) -> Response:
 @blueprint.post("/host/<token>/notices")
 def notices(token: str) -> Response:
     table = host_access(runtime(), token)
-    choice = request.form.get("host_notify")
-    if choice not in ("on", "off"):
-        abort(400, _("Choose whether host notices should come by mail."))
+    form = HostNoticesForm()
+    if not form.validate():
+        abort(400, form.refusal())
+    choice = form.host_notify.data
     set_host_notify(runtime(), table.game_id, choice == "on")
     flash(_("Host notices will come by mail.") if choice == "on" else _("Host notices are off."))
     return redirect(url_for("host.page", token=token), 303)
@@ -132,10 +133,10 @@ def notices(token: str) -> Response:
 @blueprint.post("/host/<token>/public-replay")
 def public_replay(token: str) -> Response:
     table = host_access(runtime(), token)
-    choice = request.form.get("public")
-    if choice not in ("yes", "no"):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    allowed = choice == "yes"
+    form = PublicReplayForm()
+    if not form.validate():
+        abort(400, form.refusal())
+    allowed = form.public.data == "yes"
     set_public_replay(runtime(), table.game_id, allowed)
     if allowed:
         flash(_("Anyone with the public replay link can step through the game once it is over."))
@@ -156,14 +157,12 @@ def revoke_watch(token: str) -> Response:
 def decide(token: str, clock_id: int) -> Response:
     rt = runtime()
     table = host_access(rt, token)
-    decision = request.form.get("decision", "")
-    days = request.form.get("days", "0")
-    if decision not in tuple(HostDecision):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    if not days.isdigit() or (decision == HostDecision.MORE_TIME and int(days) not in MOVE_DAYS):
-        abort(400, _("Choose how many more days to give."))
-    if decide_timeout(rt, table.game_id, clock_id, HostDecision(decision), int(days)):
-        flash(str(DECIDED[HostDecision(decision)]))
+    form = HostDecisionForm()
+    if not form.validate():
+        abort(400, form.refusal())
+    decision = HostDecision(form.decision.data)
+    if decide_timeout(rt, table.game_id, clock_id, decision, form.granted_days()):
+        flash(str(DECIDED[decision]))
     else:
         flash(_("That player no longer waits for a decision: they moved, or the game ended."))
     return redirect(url_for("host.page", token=token), 303)

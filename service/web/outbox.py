@@ -11,10 +11,12 @@ from sqlmodel import Session, col, func, select
 
 from service.eventlog.models import OutboxMail
 from service.runtime import runtime
+from service.web.inputs import sql_int
 
 blueprint = Blueprint("outbox", __name__)
 PAGE_SIZE = 50
 MAX_FILTER = 254  # the longest address a mail is sent to
+MAX_PAGE = 10**6  # its offset stays an SQL integer
 
 
 @dataclass(frozen=True)
@@ -33,14 +35,14 @@ def _require_local_outbox() -> None:
 
 def outbox_query() -> OutboxQuery:
     """The request's page and filters; 400 for a page that is not a positive number."""
-    page = request.args.get("page", "1")
+    page = sql_int(request.args.get("page", "1"))
     to = request.args.get("to", "").strip()
     game = request.args.get("game", "").strip()
-    if not page.isdigit() or not 1 <= int(page) <= 10**6:
+    if page is None or not 1 <= page <= MAX_PAGE:
         abort(400, _("The page number must be a whole number from 1."))
     if len(to) > MAX_FILTER or len(game) > MAX_FILTER:
         abort(400, _("That filter is too long."))
-    return OutboxQuery(int(page), to, game)
+    return OutboxQuery(page, to, game)
 
 
 def listed_mails(session: Session, query: OutboxQuery) -> tuple[list[OutboxMail], int]:

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from rules import IllegalAction
 from service.catalog import entry
 from service.i18n import say
 from service.mail.drafting import game_title
@@ -25,7 +26,8 @@ from service.replay.fairness import game_commitment
 from service.replay.steps import lines_since_last_move, player_viewer, recent_lines, replay_of
 from service.runtime import runtime
 from service.web.access import SeatAccess, player_access, player_summary, seat_summary
-from service.web.forms import VacationForm
+from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
+from service.web.inputs import sql_int
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
@@ -92,21 +94,22 @@ def render_seat_page(
 def page(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
-    outcome = None
-    if request.args.get("cmd", "").isdigit():
-        outcome = command_outcome(rt, access.table.game_id, access.seat, int(request.args["cmd"]))
+    command_id = sql_int(request.args.get("cmd"))
+    outcome = (
+        None if command_id is None else command_outcome(rt, access.table.game_id, access.seat, command_id)
+    )
     return render_seat_page(access, outcome)
 
 
-def parse_move_form(form: Any) -> tuple[int, dict[str, Any]]:
-    """The seq and action a move form carries; 400 for anything malformed."""
+def parse_move_form(form: Any) -> tuple[int, Any]:
+    """The seq and the JSON value of the action a move form carries; 400 for anything malformed."""
     try:
-        seq = int(form.get("seq", ""))
         action = form_action(form)
     except (TypeError, ValueError):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    if not isinstance(action, dict):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+        abort(400, str(DAMAGED))
+    seq = sql_int(form.get("seq"))
+    if seq is None:
+        abort(400, str(DAMAGED))
     return seq, action
 
 
@@ -129,7 +132,12 @@ def form_action(form: Any) -> object:
 def move(token: str) -> Response | tuple[str, int]:
     rt = runtime()
     access = player_access(rt, token)
-    seq, action = parse_move_form(request.form)
+    seq, raw = parse_move_form(request.form)
+    try:
+        action = access.table.rules.check_action(raw)
+    except IllegalAction as refusal:
+        outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
+        return render_seat_page(access, outcome, STATUS_CODES[outcome.status])
     game_entry = entry(access.table.record.game)
     summary = seat_summary(access.table, access.seat)
     if (
@@ -182,11 +190,11 @@ def take_back(token: str) -> Response:
 def auto_play(token: str) -> Response:
     rt = runtime()
     access = player_access(rt, token)
-    choice = request.form.get("auto_play")
-    if choice not in ("on", "off"):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    set_auto_play(rt, access.table.game_id, access.seat, choice == "on")
-    if choice == "on":
+    form = AutoPlayForm()
+    if not form.validate():
+        abort(400, form.refusal())
+    set_auto_play(rt, access.table.game_id, access.seat, form.auto_play.data == "on")
+    if form.auto_play.data == "on":
         flash(_("Auto-play is on: when you have only one legal move, it is played for you."))
     else:
         flash(_("Auto-play is off: you make every move yourself."))

@@ -11,8 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, url_for
+from flask import Blueprint, abort, jsonify, render_template, url_for
 from flask_babel import gettext as _
+from spectree import Response
+from werkzeug.wrappers import Response as WebResponse
 
 from service.eventlog.store import GameNotFound, Table
 from service.i18n import say
@@ -35,9 +37,12 @@ from service.replay.steps import (
 )
 from service.runtime import runtime
 from service.web.access import player_access, watch_access
+from service.web.openapi import LINK_ERRORS, HistoryAnswer, StepAnswer, spec
 
 blueprint = Blueprint("replay", __name__)
 api = Blueprint("replay_api", __name__, url_prefix="/api")
+STEP_ANSWERS = Response(HTTP_200=StepAnswer, **LINK_ERRORS)
+HISTORY_ANSWERS = Response(HTTP_200=HistoryAnswer, **LINK_ERRORS)
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,7 @@ def step_url(opened: Opened, step: int | None) -> str | None:
     return url_for(opened.step_endpoint, **values)
 
 
-def show_step(opened: Opened, step: int) -> str | Response:
+def show_step(opened: Opened, step: int) -> str | WebResponse:
     """The replay at one step, as a page or JSON."""
     rt = runtime()
     table = opened.table
@@ -177,7 +182,7 @@ def show_step(opened: Opened, step: int) -> str | Response:
     )
 
 
-def show_history(opened: Opened) -> str | Response:
+def show_history(opened: Opened) -> str | WebResponse:
     """The game's history (score sheet, players, dates, chapters), as a page or JSON."""
     table = opened.table
     replay = replay_of(runtime().replays, table)
@@ -201,7 +206,7 @@ def show_history(opened: Opened) -> str | Response:
     )
 
 
-def show_record(opened: Opened, kind: str) -> Response:
+def show_record(opened: Opened, kind: str) -> WebResponse:
     """The finished game's record as a download: the JSON log with seed and salt, or the text."""
     table = opened.table
     if record_endpoint(opened) is None:
@@ -213,7 +218,7 @@ def show_record(opened: Opened, kind: str) -> Response:
         replay = replay_of(runtime().replays, table)
         body, mimetype = text_record(table, replay, game_title(table)), "text/plain"
     disposition = f'attachment; filename="{name}.{kind}"'
-    return Response(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
+    return WebResponse(body, mimetype=mimetype, headers={"Content-Disposition": disposition})
 
 
 # ---------------------------------------------------------------------------------- routes
@@ -221,83 +226,90 @@ def show_record(opened: Opened, kind: str) -> Response:
 
 @blueprint.get("/play/<token>/replay", defaults={"step": 1}, endpoint="player_start")
 @blueprint.get("/play/<token>/replay/<int:step>")
-def player_step(token: str, step: int) -> str | Response:
+def player_step(token: str, step: int) -> str | WebResponse:
     return show_step(by_player(token), step)
 
 
 @blueprint.get("/play/<token>/history")
-def player_history(token: str) -> str | Response:
+def player_history(token: str) -> str | WebResponse:
     return show_history(by_player(token))
 
 
 @blueprint.get("/play/<token>/record.<any(json, txt):kind>")
-def player_record(token: str, kind: str) -> Response:
+def player_record(token: str, kind: str) -> WebResponse:
     return show_record(by_player(token), kind)
 
 
 @blueprint.get("/watch/<token>")
-def watch_start(token: str) -> str | Response:
+def watch_start(token: str) -> str | WebResponse:
     return show_step(*at_opening_step(by_watcher(token)))
 
 
 @blueprint.get("/watch/<token>/<int:step>")
-def watch_step(token: str, step: int) -> str | Response:
+def watch_step(token: str, step: int) -> str | WebResponse:
     return show_step(by_watcher(token), step)
 
 
 @blueprint.get("/watch/<token>/history")
-def watch_history(token: str) -> str | Response:
+def watch_history(token: str) -> str | WebResponse:
     return show_history(by_watcher(token))
 
 
 @blueprint.get("/game/<game_id>/replay", defaults={"step": 1}, endpoint="public_start")
 @blueprint.get("/game/<game_id>/replay/<int:step>")
-def public_step(game_id: str, step: int) -> str | Response:
+def public_step(game_id: str, step: int) -> str | WebResponse:
     return show_step(by_public(game_id), step)
 
 
 @blueprint.get("/game/<game_id>/history")
-def public_history(game_id: str) -> str | Response:
+def public_history(game_id: str) -> str | WebResponse:
     return show_history(by_public(game_id, replay_required=False))
 
 
 @blueprint.get("/game/<game_id>/record.<any(json, txt):kind>")
-def public_record(game_id: str, kind: str) -> Response:
+def public_record(game_id: str, kind: str) -> WebResponse:
     return show_record(by_public(game_id), kind)
 
 
 @api.get("/play/<token>/replay", defaults={"step": 1}, endpoint="player_start")
 @api.get("/play/<token>/replay/<int:step>", endpoint="player_step")
-def player_step_json(token: str, step: int) -> str | Response:
+@spec.validate(resp=STEP_ANSWERS)
+def player_step_json(token: str, step: int) -> str | WebResponse:
     return show_step(by_player(token, json=True), step)
 
 
 @api.get("/play/<token>/history", endpoint="player_history")
-def player_history_json(token: str) -> str | Response:
+@spec.validate(resp=HISTORY_ANSWERS)
+def player_history_json(token: str) -> str | WebResponse:
     return show_history(by_player(token, json=True))
 
 
 @api.get("/watch/<token>", endpoint="watch_start")
-def watch_start_json(token: str) -> str | Response:
+@spec.validate(resp=STEP_ANSWERS)
+def watch_start_json(token: str) -> str | WebResponse:
     return show_step(*at_opening_step(by_watcher(token, json=True)))
 
 
 @api.get("/watch/<token>/<int:step>", endpoint="watch_step")
-def watch_step_json(token: str, step: int) -> str | Response:
+@spec.validate(resp=STEP_ANSWERS)
+def watch_step_json(token: str, step: int) -> str | WebResponse:
     return show_step(by_watcher(token, json=True), step)
 
 
 @api.get("/watch/<token>/history", endpoint="watch_history")
-def watch_history_json(token: str) -> str | Response:
+@spec.validate(resp=HISTORY_ANSWERS)
+def watch_history_json(token: str) -> str | WebResponse:
     return show_history(by_watcher(token, json=True))
 
 
 @api.get("/game/<game_id>/replay", defaults={"step": 1}, endpoint="public_start")
 @api.get("/game/<game_id>/replay/<int:step>", endpoint="public_step")
-def public_step_json(game_id: str, step: int) -> str | Response:
+@spec.validate(resp=STEP_ANSWERS)
+def public_step_json(game_id: str, step: int) -> str | WebResponse:
     return show_step(by_public(game_id, json=True), step)
 
 
 @api.get("/game/<game_id>/history", endpoint="public_history")
-def public_history_json(game_id: str) -> str | Response:
+@spec.validate(resp=HISTORY_ANSWERS)
+def public_history_json(game_id: str) -> str | WebResponse:
     return show_history(by_public(game_id, json=True, replay_required=False))

@@ -403,7 +403,7 @@ def test_trump_must_be_one_of_the_four_colours_and_only_the_chooser_names_it() -
             GAME.act(state, 2, {"trump": bad})
     with pytest.raises(IllegalAction, match="Only the player with the highest dice"):
         GAME.act(state, 0, {"trump": "G"})
-    with pytest.raises(IllegalAction, match="nothing else"):
+    with pytest.raises(IllegalAction, match='"trump" has no place'):
         GAME.act(state, 2, {"trump": "G", "card": "B7"})
 
 

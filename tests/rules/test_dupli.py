@@ -492,10 +492,10 @@ def test_two_benevolences_of_one_seat_aim_before_the_next_seat() -> None:
 def test_a_target_must_be_a_tyranny_or_charge_on_the_field() -> None:
     table = three_drills_each()
     table.set_all(["benevolence", "drill"], ["drill", "tyranny"], ["drill", "drill"])
-    for bad in (target(B, 0), target(C, 0), target(A, 0), target(B, 2), target(5, 1)):
+    for bad in (target(B, 0), target(C, 0), target(A, 0), target(3, 1)):
         with pytest.raises(IllegalAction, match="not a Tyranny or Charge"):
             table.do(A, {"target": bad})
-    for bad in ({"seat": B}, {"seat": True, "slot": 1}, 0, "B", [B, 1]):
+    for bad in ({"seat": B}, {"seat": True, "slot": 1}, 0, "B", [B, 1], target(B, 2), target(5, 1)):
         with pytest.raises(IllegalAction, match="A target is"):
             table.do(A, {"target": bad})
     with pytest.raises(IllegalAction, match="not your turn"):

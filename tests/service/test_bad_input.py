@@ -154,8 +154,8 @@ def test_stale_seq_answers_the_game_moved_on(app: Flask, client: FlaskClient, ga
     [
         "not json",
         json.dumps([1, 2]),
-        json.dumps({"action": "fold", "seq": 1}),
         json.dumps({"action": {}}),
+        json.dumps({"action": {"card": "AS"}, "seq": 2**31}),
         json.dumps({"action": {"card": "AS"}, "seq": "7"}),
     ],
 )
@@ -166,7 +166,8 @@ def test_malformed_json_is_refused(client: FlaskClient, game: Game, unchanged: N
 
 
 @pytest.mark.parametrize(
-    "fields", [{"action": "{not json"}, {"action": "[]"}, {"seq": "x"}, {"seq": ""}, {"action": ""}]
+    "fields",
+    [{"action": "{not json"}, {"action": "NaN"}, {"seq": "x"}, {"seq": ""}, {"seq": "²"}, {"action": ""}],
 )
 def test_malformed_form_is_refused(client: FlaskClient, game: Game, unchanged: None, fields: dict) -> None:
     form = move_form(client.get(game.links[0]).get_data(as_text=True))
@@ -174,6 +175,28 @@ def test_malformed_form_is_refused(client: FlaskClient, game: Game, unchanged: N
     response = client.post(game.links[0], data=data)
     assert response.status_code == 400
     assert "damaged" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("action", "wording"),
+    [
+        ("fold", "An action is a JSON object"),
+        ([1, 2], "An action is a JSON object"),
+        ({"card": ["AS"]}, "is not a card"),
+        ({"fold": 1}, "To fold"),
+        ({"card": "AS", "x": {"y": 10**30}}, '"x" has no place in this action'),
+    ],
+)
+def test_an_action_of_the_wrong_shape_is_refused_naming_what_is_wrong(
+    client: FlaskClient, game: Game, unchanged: None, action: object, wording: str
+) -> None:
+    seq = api_state(client, game.links[0])["seq"]
+    response = client.post("/api" + game.links[0], json={"action": action, "seq": seq})
+    assert response.status_code == 422 and response.get_json()["status"] == "rejected"
+    assert wording in response.get_json()["message"]
+    form = move_form(client.get(game.links[0]).get_data(as_text=True))
+    page = client.post(game.links[0], data={**form.fields, "action": json.dumps(action)})
+    assert page.status_code == 422 and wording in page.get_data(as_text=True).replace("&#34;", '"')
 
 
 def test_form_without_csrf_token_is_refused(client: FlaskClient, game: Game, unchanged: None) -> None:

@@ -89,7 +89,7 @@ def test_the_json_api_reads_and_changes_the_settings(app: Flask, client: FlaskCl
         client.post(url, data="notify=turn"),
         client.post(f"/api/play/forged{links[0][6:]}/settings", json={"notify": "turn"}),
     ]
-    assert [r.status_code for r in refusals] == [422, 422, 400, 400, 400, 403]
+    assert [r.status_code for r in refusals] == [422, 400, 400, 400, 400, 403]  # 3 is no mode's name
     assert all(r.get_json()["error"] for r in refusals)
     assert settings_of(client, links[0]) == {"notify": "none", "timezone": "Europe/Paris"}
 

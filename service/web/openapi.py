@@ -1,0 +1,125 @@
+"""The JSON API described as OpenAPI (served at /api/openapi.json), generated from the routes and these
+models by spectree, which also checks each request body against its model before the view runs.
+
+A move's `action` is documented as the union of every game's action shapes, taken from the rules
+(`Game.action_schema`); which game applies is known only from the token, so the view checks the
+action against its game's shapes (a 422 naming what is wrong).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from flask import abort
+from flask_babel import gettext as _
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, StrictStr, WithJsonSchema
+from spectree import Response, SpecTree
+
+from rules import GAMES, get_game
+from service.links import SQL_INT_MAX
+from service.play.moves import MoveStatus
+
+ACTION_SCHEMA = {"anyOf": [shape for game in GAMES for shape in get_game(game).action_schema()["anyOf"]]}
+
+
+class MoveRequest(BaseModel):
+    """A move: the action and the version of the game it was chosen at."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: Annotated[JsonValue, WithJsonSchema(ACTION_SCHEMA)]
+    seq: Annotated[StrictInt, Field(ge=1, le=SQL_INT_MAX)]
+
+
+class SettingsRequest(BaseModel):
+    """A seat's mail settings to change (a key left out keeps its value)."""
+
+    model_config = ConfigDict(extra="forbid")
+    notify: StrictStr | None = Field(None, max_length=16, description="turn, digest or none")
+    timezone: StrictStr | None = Field(None, max_length=64, description="an IANA zone, or empty")
+
+
+class MoveAnswer(BaseModel):
+    status: MoveStatus
+    message: str | None
+    command: int | None
+    seq: int
+
+
+class ErrorAnswer(BaseModel):
+    error: str
+    status: int
+
+
+class SeatState(BaseModel):
+    """The JSON twin of the player page (README, "JSON twin of every player page")."""
+
+    model_config = ConfigDict(extra="allow")
+    seat: int
+    seq: int
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+    to_act: list[int]
+    status: str
+    settings: dict[str, str]
+
+
+class SettingsAnswer(BaseModel):
+    settings: dict[str, str]
+
+
+class StepAnswer(BaseModel):
+    """One replay step (its view, line, chapter, fairness) with the links to its neighbours."""
+
+    model_config = ConfigDict(extra="allow")
+    step: int
+    steps: int
+    view: dict[str, Any]
+    links: dict[str, str | None]
+
+
+class HistoryAnswer(BaseModel):
+    """A game's history: score sheet, players, dates, chapters, and where its replay starts."""
+
+    model_config = ConfigDict(extra="allow")
+    replay: str | None
+
+
+def refuse_malformed(
+    request: Any, response: Any, error: Exception | None, instance: Any, adapter: Any
+) -> None:
+    """A request body that does not fit its model: 400 naming the first field that is wrong."""
+    if error is None:
+        return
+    problems = adapter.validation_errors(error)
+    where = ".".join(str(part) for part in problems[0].get("loc", ())) if problems else ""
+    if where:
+        abort(400, _('"%(field)s" is missing, of the wrong type or out of range.', field=where[:64]))
+    abort(400, _("Send a JSON object with the fields this request takes."))
+
+
+spec = SpecTree(
+    "flask",
+    mode="strict",  # the routes decorated with `spec.validate`: the JSON API
+    path="openapi",  # spectree leaves out routes under its own path; the document is served by the API
+    page_templates={},  # the document only; no pages that load scripts from elsewhere
+    title="Card games by mail",
+    version="1",
+    validation_error_status=400,
+    before=refuse_malformed,
+)
+
+
+def errors(*codes: int) -> dict[str, type[ErrorAnswer]]:
+    """The error answers a route may give, for its `Response`."""
+    return {f"HTTP_{code}": ErrorAnswer for code in codes}
+
+
+LINK_ERRORS = errors(403, 404)  # a forged, expired or replaced token; a game that is gone
+MOVE_ANSWERS = Response(
+    HTTP_200=MoveAnswer,
+    HTTP_202=MoveAnswer,
+    HTTP_409=MoveAnswer,
+    HTTP_422=MoveAnswer,
+    **errors(400),
+    **LINK_ERRORS,
+)
