@@ -12,6 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
+from rules.base import plain
+from rules.red_black import card_name
 from service.eventlog.models import DigestRecord
 from service.mail.digest import draft_digest, due_digests, send_due_digests
 from service.play.hosting import Player, create_game
@@ -83,7 +85,7 @@ def test_the_digest_lists_every_game_waiting_on_the_address(app: Flask, client: 
     for link, rival in zip(DIGEST_LINK.findall(text), ["Cy", "Bo"], strict=True):
         state = client.get("/api" + link).get_json()  # each link opens Ann's own seat in that game
         assert state["seat"] == 0 and state["players"] == ["Ann", rival]
-        hand = " ".join(state["view"]["hand"])
+        hand = ", ".join(plain(card_name(card)) for card in state["view"]["hand"])
         assert f"Your hand: {hand}." in text  # what happened since Ann's last move, her own cards
     assert "/unsubscribe/" in digest.unsubscribe_url and digest.unsubscribe_url in text
 
