@@ -22,7 +22,7 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
-    from service.i18n import LANGUAGES, card_words, compiled_catalogues, select_locale
+    from service.i18n import LANGUAGES, card_words, compiled_catalogues, say, select_locale
     from service.replay.record import MAX_RECORD_BYTES
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
@@ -85,5 +85,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["card_name"] = card_words
+    app.jinja_env.globals["say"] = say
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
     return app

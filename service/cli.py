@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -19,6 +20,7 @@ from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.health import check_health
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from service.inbound import Mailbox, poll_mailbox, reply_listener
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
@@ -88,6 +90,22 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument(
         "--vacation-days", type=int, default=DEFAULT_VACATION_DAYS, help="each player's vacation days a year"
     )
+    inbound = commands.add_parser(
+        "inbound",
+        help="receive replies to the mails (moves by reply): an SMTP/LMTP listener, or IMAP polling",
+    )
+    inbound.add_argument("--host", default="127.0.0.1")
+    inbound.add_argument("--port", type=int, default=2525)
+    inbound.add_argument("--lmtp", action="store_true", help="speak LMTP (behind a local mail server)")
+    inbound.add_argument(
+        "--imap", metavar="HOST", help="poll this IMAP server's mailbox instead of listening"
+    )
+    inbound.add_argument("--imap-port", type=int, default=993)
+    inbound.add_argument("--imap-plain", action="store_true", help="IMAP without TLS (a local server only)")
+    inbound.add_argument("--imap-user", default=os.environ.get("IMAP_USER", ""))
+    inbound.add_argument("--imap-password", default=os.environ.get("IMAP_PASSWORD", ""))
+    inbound.add_argument("--imap-folder", default="INBOX")
+    inbound.add_argument("--interval", type=float, default=30, help="seconds between two IMAP polls")
     links = commands.add_parser("links", help="print each seat's current link")
     links.add_argument("game_id")
     commands.add_parser("migrate", help="bring the database schema up to date")
@@ -114,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with app.app_context():
         if args.command == "new":
             return new_game(app, args)
+        if args.command == "inbound":
+            return receive_replies(app, args)
         if args.command == "links":
             return print_links(app, args.game_id)
         if args.command == "rebuild":
@@ -180,6 +200,33 @@ def load_record(app: Flask, raw: bytes) -> int:
         return 1
     print(rt.link(f"/game/{game_id}/history"))
     print(game_id)
+    return 0
+
+
+def receive_replies(app: Flask, args: argparse.Namespace) -> int:
+    """Listen for replies (SMTP, or LMTP) until stopped, or poll an IMAP mailbox every interval."""
+    if args.imap:
+        mailbox = Mailbox(
+            args.imap,
+            args.imap_user,
+            args.imap_password,
+            args.imap_folder,
+            args.imap_port,
+            not args.imap_plain,
+        )
+        while True:
+            try:
+                poll_mailbox(app, mailbox)
+            except Exception:  # a mailbox that is away for a while: try again at the next poll
+                log.exception("could not poll the mailbox")
+            time.sleep(args.interval)
+    listener = reply_listener(app, args.host, args.port, args.lmtp)
+    listener.start()
+    print(f"Receiving replies on {args.host}:{args.port} ({'LMTP' if args.lmtp else 'SMTP'})")
+    try:
+        threading.Event().wait()
+    finally:
+        listener.stop()
     return 0
 
 

@@ -2,16 +2,20 @@
 
 A player link names a game, a seat and that seat's key version; bumping the version in the database
 revokes every earlier link of the seat. A host link names a game and the host key version; a
-spectator (watch) link, which the host may share, names a game and its watch key version. An
+spectator (watch) link, which the host may share, names a game and its watch key version. A
 confirm link names a game asked for on the web, whose host confirms their address with it. An
 unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
 row knows the address, so that no address shows in a URL). A "my games" link names an email address
-and when it was signed: asking for the address's games again revokes every earlier one. Several
-secret keys can be configured: links are signed with the newest and verified with all of them.
+and when it was signed: asking for the address's games again revokes every earlier one. A reply
+address names a seat and the game's version its mail told of. Several secret keys can be configured:
+links are signed with the newest and verified with all of them.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -93,7 +97,16 @@ class LinkSigner:
         self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
         self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
         self._address = URLSafeTimedSerializer(secret_keys, salt=ADDRESS_SALT)
+        self._replies = ReplyAddresses(secret_keys)
         self._max_age = max_age_seconds
+
+    def reply_token(self, link: ReplyLink) -> str:
+        """The token of a seat's reply address (`play+<token>@MAIL_DOMAIN`) for a mail at `link.seq`."""
+        return self._replies.token(link)
+
+    def read_reply(self, token: str) -> ReplyLink:
+        """The seat and version a reply address names; LinkError if forged (revocation: the caller)."""
+        return self._replies.read(token)
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
         """The token of a seat's personal link."""
@@ -199,3 +212,47 @@ def typed(data: dict[str, Any], **fields: type) -> dict[str, Any]:
         if isinstance(value, str) and not 0 < len(value) <= MAX_ID_LENGTH:
             raise LinkError("forged")
     return data
+
+
+REPLY_SALT = b"pbem.link.reply"
+
+
+@dataclass(frozen=True)
+class ReplyLink:
+    """A reply address: the seat a mail was sent to, its key version, and the version of the game the
+    mail told of (a reply is a move made at that version)."""
+
+    game_id: str
+    seat: int
+    key_version: int
+    seq: int
+
+
+class ReplyAddresses:
+    """The local part of a seat's reply address, `play+<token>`: the link's fields and an HMAC, in
+    lower-case base32 and hex, because mail servers may change the case of a local part, and at most
+    64 characters long (RFC 5321). Signed with the newest key, read with any."""
+
+    def __init__(self, secret_keys: list[str]) -> None:
+        self._keys = [hashlib.sha256(REPLY_SALT + key.encode()).digest() for key in reversed(secret_keys)]
+
+    def token(self, link: ReplyLink) -> str:
+        fields = f"{link.game_id}.{link.seat}.{link.key_version}.{link.seq}".encode()
+        body = base64.b32encode(fields).decode().rstrip("=").lower()
+        return f"{body}.{self._mac(self._keys[0], body)}"
+
+    def read(self, token: str) -> ReplyLink:
+        """The reply link a token names; LinkError("forged") if it does not verify."""
+        body, _, mac = token.strip().lower().partition(".")
+        if not any(hmac.compare_digest(mac, self._mac(key, body)) for key in self._keys):
+            raise LinkError("forged")
+        try:
+            fields = base64.b32decode(body.upper() + "=" * (-len(body) % 8)).decode()
+            game_id, seat, key_version, seq = fields.split(".")
+            return ReplyLink(game_id, int(seat), int(key_version), int(seq))
+        except (ValueError, UnicodeDecodeError):
+            raise LinkError("forged") from None
+
+    @staticmethod
+    def _mac(key: bytes, body: str) -> str:
+        return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()[:20]

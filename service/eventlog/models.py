@@ -55,6 +55,7 @@ class GameRecord(SQLModel, table=True):
     timeout: str = Field(default=TimeoutPolicy.BOT, max_length=16)
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
     language: str = Field(default="", max_length=8)  # the table's language, chosen by the host ("": none)
+    replies_from_any: bool = Field(default=False)  # a reply may come from another address (forwarding)
 
 
 class NotifyMode(StrEnum):
@@ -176,6 +177,7 @@ class OutboxMail(SQLModel, table=True):
     # Set at drafting time for the List-Unsubscribe header, so that delivery stays a pure send.
     unsubscribe_url: str = Field(default="")
     language: str = Field(default="en", max_length=8)  # the reader's, drafted in (Content-Language)
+    reply_to: str = Field(default="", max_length=254)  # a seat's signed reply address: answering moves
     status: str = Field(default=MailStatus.PENDING, max_length=16)
     attempts: int = Field(default=0)
     last_error: str | None = None
@@ -185,6 +187,35 @@ class OutboxMail(SQLModel, table=True):
     claimed_until: datetime | None = None
     claim_token: str | None = Field(default=None, max_length=32)
     sent_at: datetime | None = None
+
+
+class InboundStatus(StrEnum):
+    """What became of a mail received at a reply address."""
+
+    RECEIVED = "received"  # being read
+    MOVED = "moved"  # its move was submitted (the command's outcome was mailed back)
+    REFUSED = "refused"  # it named no legal move, or came from the wrong address: the reason was mailed
+    IGNORED = "ignored"  # an automatic mail (auto-reply, bounce, list), or a forged address: no answer
+    LIMITED = "limited"  # over the seat's rate of replies: not read
+
+
+class InboundMail(SQLModel, table=True):
+    """A mail received at a reply address, kept once per Message-ID (the same mail delivered twice is
+    read once) with what became of it; the rate of replies per seat is counted from these rows."""
+
+    __tablename__ = "inbound_mails"
+    __table_args__ = (
+        UniqueConstraint("message_id", name="uq_inbound_mails_message_id"),
+        Index("ix_inbound_mails_seat", "game_id", "seat", "received_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(max_length=300)
+    game_id: str | None = Field(default=None, max_length=32)
+    seat: int | None = None
+    received_at: datetime
+    status: str = Field(max_length=16)
+    command_id: int | None = None
 
 
 class DigestRecord(SQLModel, table=True):

@@ -38,6 +38,8 @@ def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
     if mail.message_id != mail.thread_id:
         message["In-Reply-To"] = mail.thread_id
         message["References"] = mail.thread_id
+    if mail.reply_to:
+        message["Reply-To"] = mail.reply_to
     if mail.unsubscribe_url:
         message["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

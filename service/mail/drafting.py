@@ -32,7 +32,7 @@ from service.eventlog.models import (
 )
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE
-from service.links import AddressLink, GameLink, MailReader, PlayerLink, address_key, issued_at
+from service.links import AddressLink, GameLink, MailReader, PlayerLink, ReplyLink, address_key, issued_at
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.reading import reader_language, table_reading
@@ -115,6 +115,13 @@ def my_games_url(rt: Runtime, email: str) -> str:
 def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
     """The absolute unsubscribe link of a mail to `reader`."""
     return rt.link(f"/unsubscribe/{rt.signer.unsubscribe_token(reader)}")
+
+
+def reply_address(rt: Runtime, table: Table, seat: int) -> str:
+    """The seat's signed reply address for a mail about the game as it stands: the reply is a move
+    made at this version (and stops working when the seat's link is replaced)."""
+    link = ReplyLink(table.game_id, seat, table.seats[seat].key_version, table.version)
+    return f"play+{rt.signer.reply_token(link)}@{rt.settings['MAIL_DOMAIN']}"
 
 
 def reader_of(table: Table, seat: int | None) -> MailReader:
@@ -207,6 +214,7 @@ def _drafted_in_language(
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
         language=language,
+        reply_to=reply_address(rt, table, seat) if seat is not None else "",
     )
 
 

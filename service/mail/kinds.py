@@ -41,6 +41,7 @@ class MailKind(StrEnum):
     MY_GAMES = "my_games"
     REMATCH_PROPOSED = "rematch_proposed"
     REMATCH_DECLINED = "rematch_declined"
+    REPLY_OUTCOME = "reply_outcome"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -99,6 +100,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.MY_GAMES: _l("Your games on the card table"),
     MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
+    MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {

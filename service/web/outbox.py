@@ -4,12 +4,18 @@ newest first, a page at a time, filtered by address or game."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formataddr, make_msgid
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlmodel import Session, col, func, select
+from werkzeug.wrappers import Response
 
-from service.eventlog.models import OutboxMail
+from service.eventlog.models import InboundStatus, OutboxMail
+from service.mail.replies import MAX_TEXT
+from service.play.inbound import receive_reply
 from service.runtime import runtime
 from service.web.inputs import sql_int
 
@@ -81,3 +87,42 @@ def show(mail_id: int) -> str:
     if mail is None:
         abort(404, _("There is no such mail."))
     return render_template("outbox_mail.html", mail=mail, title=mail.subject)
+
+
+@blueprint.post("/outbox/<int:mail_id>/reply")
+def reply(mail_id: int) -> Response:
+    """Answer a kept mail as its reader would from their mail program: the text goes through the same
+    reading as a real reply (so a newcomer can try moves by reply in the embedded mode)."""
+    _require_local_outbox()
+    text = request.form.get("text", "")
+    if not text.strip() or len(text) > MAX_TEXT:
+        abort(400, _("Write your reply (at most %(most)s characters).", most=MAX_TEXT))
+    with Session(runtime().engine) as session:
+        mail = session.get(OutboxMail, mail_id)
+    if mail is None or not mail.reply_to:
+        abort(404, _("There is no such mail to reply to."))
+    outcome = receive_reply(runtime(), reply_message(mail, text).as_bytes(), [mail.reply_to])
+    flash(REPLY_OUTCOMES[outcome.status])
+    return redirect(url_for("outbox.index", to=mail.to_email), 303)
+
+
+def reply_message(mail: OutboxMail, text: str) -> EmailMessage:
+    """A reply to `mail` from its reader, as their mail program would send it."""
+    message = EmailMessage()
+    message["From"] = formataddr((mail.to_name, mail.to_email))
+    message["To"] = mail.reply_to
+    message["Subject"] = f"Re: {mail.subject}"
+    message["Message-ID"] = make_msgid(domain="outbox.localhost")
+    message["In-Reply-To"] = mail.message_id
+    message.set_content(text)
+    return message
+
+
+REPLY_OUTCOMES = {
+    InboundStatus.MOVED: _l("Your reply was read and its move submitted; the answer is in the outbox."),
+    InboundStatus.REFUSED: _l("Your reply was read but not played; the answer in the outbox says why."),
+    InboundStatus.IGNORED: _l(
+        "That reply was not read (the same mail twice, or an address no longer valid)."
+    ),
+    InboundStatus.LIMITED: _l("Too many replies from this seat in the last hour; this one was not read."),
+}
