@@ -33,6 +33,7 @@ class Phrase:
     absent: Words = ()
     codes: Words = ()  # card codes, matched in their own case (a code like "AS" is also a word)
     language: str | None = None  # the language of its words (None: codes only)
+    text: str = ""  # the words as the pages write them ("8 of hearts"), for a refusal's list
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def count_of(word: str, text: str) -> int:
 def example(phrases: Iterable[Phrase], language: str) -> str:
     """An action as a refusal lists it: its words in the reader's language, and its codes."""
     ways = list(phrases)
-    words = next((" ".join(p.words) for p in ways if p.language == language and p.words), "")
+    words = next((p.text or " ".join(p.words) for p in ways if p.language == language and p.words), "")
     codes = next((" ".join(p.codes) for p in ways if p.codes), "")
     return f"{words} ({codes})" if words and codes else words or codes
 
@@ -103,7 +104,8 @@ def in_each_language(*messages: Message, absent: Message | None = None) -> list[
     for language in LANGUAGES:
         with force_locale(language):
             words = tuple(word for message in messages for word in words_of(message))
-            said.append(Phrase(words, never, language=language))
+            text = " ".join(say(message) for message in messages)
+            said.append(Phrase(words, never, language=language, text=text))
     return said
 
 
