@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -118,7 +118,7 @@ def form_action(form: Any) -> object:
     choices made before the button: "coin": true when the coin box is ticked (Duālis: a coin is taken
     with the card), the ticked hand cards for a button that sets an empty pair (Dupli: `set`, one field
     per card). The rules judge the result."""
-    action = json.loads(form.get("action", ""))
+    action = current_app.json.loads(form.get("action", ""))
     if not isinstance(action, dict):
         return action
     if "card" in action and form.get("coin") == "yes":

@@ -327,9 +327,8 @@ def test_hands_turn_over_after_trick_6_and_white_numbers_apply() -> None:
     assert types(events[-2:]) == ["TrickWon", "HandsTurnedOver"] and events[-2]["trick"] == 6
     view = GAME.view(state, 0)
     assert view["side"] == "white" and view["turned_over"] and view["trick_number"] == 7
-    assert {"card": "G7", "colour": "G", "black": 7, "white": 1, "number": 1, "playable": True} in view[
-        "hand"
-    ]
+    g7 = {"card": "G7", "colour": "G", "black": 7, "white": 1, "number": 1, "playable": True, "why_not": None}
+    assert g7 in view["hand"]
     events = act(events, 0, {"card": "G7"})
     assert events[-1] == {**events[-1], "type": "CardPlayed", "side": "white", "number": 1, "trick": 7}
 
@@ -555,6 +554,7 @@ def test_view_shows_own_hand_with_both_numbers_sorted_by_colour_then_number() ->
         "white": 7,
         "number": 1,
         "playable": False,
+        "why_not": None,  # not the seat's turn: nothing to explain about this card
     }
     assert view["seat"] == 1 and view["to_act"] == [0] and view["phase"] == "play" and view["round"] == 1
     assert view["side"] == "black" and view["trump"] is None and view["set_aside_count"] == 12

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 import templates
 from service import create_app
+from service.mail.drafting import my_games_url
 from tests.conftest import app_config
 from tests.helpers import confirm_path, confirmed, forms, mails, play_path
 
@@ -46,6 +47,7 @@ def real_arguments(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]
         "mail_id": invitation.id,
         "filename": "style.css",
         "command_id": (command or {}).get("command"),
+        "kind": "json",
     }
     return {
         "/play/": {**common, "token": play},
@@ -55,6 +57,8 @@ def real_arguments(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]
         "/api/watch/": {**common, "token": rt.signer.watch_token(game_id, 1)},
         "/unsubscribe/": {**common, "token": invitation.unsubscribe_url.rsplit("/", 1)[1]},
         "/confirm/": {**common, "token": confirm_path(mails(app, kind="confirm_game")[0]).split("/")[-1]},
+        "/my/": {**common, "token": my_games_url(rt, "a@x.org").rsplit("/", 1)[1]},
+        "/api/my/": {**common, "token": my_games_url(rt, "a@x.org").rsplit("/", 1)[1]},
         "": common,
     }
 

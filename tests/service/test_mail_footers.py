@@ -21,6 +21,10 @@ CONTEXT = {
     "due": SOON,
     "starts": SOON,
     "ends": SOON,
+    "game_zone": "UTC",
+    "game_name": "Red and Black Duel",
+    "outcome": ("Your move was played.", {}),
+    "choices": [],
     "winners": [],
 }
 

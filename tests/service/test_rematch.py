@@ -57,7 +57,7 @@ def test_a_rematch_proposed_and_accepted_starts_the_next_game_seats_rotated(
     assert state(client, ann)["rematch"]["can_propose"] is True
     assert post_form(client, ann, "/rematch", seats="rotate").status_code == 303
     (asked,) = mails(app, to=BO, kind="rematch_proposed")
-    assert asked.subject.endswith("Ann proposes a rematch") and same_link(play_path(asked), bo)
+    assert asked.text_body.startswith("Ann proposes a rematch\n") and same_link(play_path(asked), bo)
     assert not mails(app, to=ANN, kind="rematch_proposed")
     page = client.get(bo).get_data(as_text=True)
     assert "Ann proposes the next match, each player moving one seat on." in page
@@ -100,7 +100,7 @@ def test_a_declined_rematch_ends_and_may_be_proposed_again(app: Flask, client: F
     assert client.post(f"/api{ann}/rematch/answer", json={"accept": True}).status_code == 200
     assert client.post(f"/api{cy}/rematch/answer", json={"accept": False}).status_code == 200
     assert {m.to_email for m in mails(app, kind="rematch_declined")} == {ANN, BO, "di@example.org"}
-    assert "Cy declined" in mails(app, to=ANN, kind="rematch_declined")[0].subject
+    assert "Cy declined" in mails(app, to=ANN, kind="rematch_declined")[0].text_body.splitlines()[0]
     assert client.post(f"/api{ann}/rematch/answer", json={"accept": True}).status_code == 409
     view = state(client, ann)["rematch"]
     assert view["ended"] == "declined" and view["can_propose"] and view["proposal"] is None
