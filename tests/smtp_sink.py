@@ -23,6 +23,11 @@ def body(message: Message) -> str:
     return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
 
 
+def addressee(message: Message) -> str:
+    """The address a delivered mail was sent to."""
+    return message["To"].split("<")[1].rstrip(">")
+
+
 def headline(message: Message) -> str:
     """What a delivered mail says in one line: the first line of its text."""
     return body(message).splitlines()[0]

@@ -11,7 +11,7 @@ from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from tests.helpers import mails, moves_by_origin, play_path
 from tests.service.play import play_by_api
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, addressee, headline
 from tests.worker.test_worker import wait_until
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -35,12 +35,12 @@ def play_whole_game(app: Flask, smtp_sink: SmtpSink, seats: int, options: dict, 
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(app)), timeout=60)
     delivered = smtp_sink.collector.messages
     assert len(delivered) == len(mails(app))
-    over = [m for m in delivered if "game over" in m["Subject"]]
-    assert sorted(m["To"].split("<")[1].rstrip(">") for m in over) == sorted(EMAILS[:seats])
+    over = [m for m in delivered if headline(m) == "Game over" and addressee(m) in EMAILS]  # not the host's
+    assert sorted(addressee(m) for m in over) == sorted(EMAILS[:seats])
     winners = ", ".join(game.names[w] for w in result["winners"])
     assert all(winners in m.get_payload()[0].get_payload(decode=True).decode() for m in over)
-    your_turn = [m for m in delivered if "your move" in m["Subject"]]
-    assert {m["To"].split("<")[1].rstrip(">") for m in your_turn} == set(EMAILS[:seats])
+    your_turn = [m for m in delivered if headline(m).startswith("Your move")]
+    assert {addressee(m) for m in your_turn} == set(EMAILS[:seats])
     return result
 
 

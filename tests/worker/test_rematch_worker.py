@@ -11,7 +11,7 @@ from flask import Flask
 from service.eventlog.models import MailStatus
 from tests.helpers import PLAY_LINK, mails
 from tests.service.play import play_by_api
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, headline
 from tests.worker.test_worker import EMAILS, new_game, wait_until
 
 
@@ -27,8 +27,8 @@ def test_a_rematch_through_the_worker_and_smtp(worker_app: Flask, smtp_sink: Smt
     play_by_api(client, [ann, bo], random.Random(8))
     assert client.post(f"/api{ann}/rematch", json={"rotate": True}).get_json()["next_game"] is None
 
-    wait_until(lambda: any("proposes a rematch" in m["Subject"] for m in smtp_sink.collector.to(EMAILS[1])))
-    (proposal,) = [m for m in smtp_sink.collector.to(EMAILS[1]) if "proposes a rematch" in m["Subject"]]
+    wait_until(lambda: any("proposes a rematch" in headline(m) for m in smtp_sink.collector.to(EMAILS[1])))
+    (proposal,) = [m for m in smtp_sink.collector.to(EMAILS[1]) if "proposes a rematch" in headline(m)]
     match = PLAY_LINK.search(text_of(proposal))
     assert match
     second = client.post(f"/api{match.group(1)}/rematch/answer", json={"accept": True}).get_json()[
@@ -37,7 +37,7 @@ def test_a_rematch_through_the_worker_and_smtp(worker_app: Flask, smtp_sink: Smt
     assert second and rt.read_table(second).names == ["Bo", "Ann"]
 
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
-    invited = [m for m in smtp_sink.collector.messages if "invited" in m["Subject"]]
+    invited = [m for m in smtp_sink.collector.messages if "invited" in headline(m)]
     assert len(invited) == 4  # two games, two players each
     links = [
         PLAY_LINK.search(m.text_body) for m in mails(worker_app, kind="invitation") if m.game_id == second

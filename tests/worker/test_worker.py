@@ -14,7 +14,7 @@ from service.play.hosting import Player, create_game
 from service.play.moves import apply_command
 from tests.helpers import mails, play_path
 from tests.service.play import play_by_api
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, addressee, headline
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 
@@ -43,8 +43,8 @@ def test_worker_plays_a_whole_game_and_delivers_every_mail(worker_app: Flask, sm
     assert worker_app.extensions["pbem"].read_table(game_id).record.status == "finished"
     wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)))
     assert len(smtp_sink.collector.messages) == len(mails(worker_app))
-    over = [m for m in smtp_sink.collector.messages if "game over" in m["Subject"]]
-    assert sorted(m["To"].split("<")[1].rstrip(">") for m in over) == EMAILS
+    over = [m for m in smtp_sink.collector.messages if headline(m) == "Game over" and addressee(m) in EMAILS]
+    assert sorted(addressee(m) for m in over) == EMAILS  # and the host's own
 
 
 def test_simultaneous_camp_cards_both_apply_exactly_once(worker_app: Flask) -> None:
