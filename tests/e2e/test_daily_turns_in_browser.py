@@ -40,11 +40,14 @@ def test_a_timed_game_with_a_seat_keeper_from_the_browser(live_server: tuple[str
     expect(due).to_have_attribute("title", re.compile(r"\(Asia/Tokyo\)$"))  # the server's text kept...
     expect(due).to_contain_text("GMT+9")  # ...and the browser's own zone shown instead
 
+    page.get_by_text("Your settings: auto-play and vacation").click()  # folded below the hand
     page.get_by_label("Number of days").fill("2")
     page.get_by_role("button", name="Declare my vacation").click()
     expect(page.get_by_text("Your vacation is noted")).to_be_visible()
+    page.get_by_text("Your settings: auto-play and vacation").click()
     expect(page.get_by_text("12 of 14 days left this year")).to_be_visible()
     page.get_by_role("button", name="Turn auto-play off").click()
+    page.get_by_text("Your settings: auto-play and vacation").click()
     expect(page.get_by_role("button", name="Turn auto-play on")).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "daily_turns_player_page.png"), full_page=True)
