@@ -1,8 +1,11 @@
-"""The daily cap: at most MAILS_PER_ADDRESS_PER_DAY mails to one address in any 24 hours.
+"""The daily cap: at most MAILS_PER_ADDRESS_PER_DAY unasked mails (invitations, links,
+confirmations, "my games", proposals: `MailKind.unasked`) to one address in any 24 hours. The mails
+of a game its reader plays in (their turns, what happened, game over) are never held back: they
+follow moves, not requests, and a player must not lose a "your move".
 
 Enforced where every mail is queued, whatever drafted it: when a session flushes new outbox rows,
-each one past its address's cap is stored as CAPPED, which is never sent (the outbox page lists
-it). So no path, present or future, can mail an address more than the cap in a day.
+each unasked one past its address's cap is stored as CAPPED, which is never sent (the outbox page
+lists it). So no path, present or future, can send an address more than the cap in a day.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
 from service.eventlog.models import MailStatus, OutboxMail
+from service.mail.kinds import UNASKED, MailKind
 
 log = logging.getLogger(__name__)
 DAY = timedelta(days=1)
@@ -39,6 +43,7 @@ def sent_in_a_day(session: OrmSession, address: str, before: OutboxMail) -> int:
             func.lower(OutboxMail.to_email) == address,
             col(OutboxMail.created_at) > before.created_at - DAY,
             col(OutboxMail.status) != MailStatus.CAPPED,
+            col(OutboxMail.kind).in_([kind.value for kind in UNASKED]),
         )
     )
     return session.execute(query).scalar_one()
@@ -48,7 +53,11 @@ def sent_in_a_day(session: OrmSession, address: str, before: OutboxMail) -> int:
 def _cap_new_mails(session: OrmSession, _context: Any, _instances: Any) -> None:
     bind = session.get_bind()
     per_day = _CAPS.get(bind) if isinstance(bind, Engine) else None
-    new = [row for row in session.new if isinstance(row, OutboxMail) and row.status != MailStatus.CAPPED]
+    new = [
+        row
+        for row in session.new
+        if isinstance(row, OutboxMail) and row.status != MailStatus.CAPPED and MailKind(row.kind).unasked
+    ]
     if per_day is None or not new:
         return
     by_address: defaultdict[str, list[OutboxMail]] = defaultdict(list)

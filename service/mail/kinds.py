@@ -51,6 +51,13 @@ class MailKind(StrEnum):
         return str(HEADLINES[self]) % values
 
     @property
+    def unasked(self) -> bool:
+        """Whether the mail can reach an address that never took part in the game: an invitation,
+        a link, a confirmation, "my games", a proposal. The daily cap counts these only, so that the
+        mails of a game its reader plays in are never held back."""
+        return self in UNASKED
+
+    @property
     def templates(self) -> tuple[str, str]:
         """The text and HTML body templates."""
         return f"mail/{self.value}.txt", f"mail/{self.value}.html"
@@ -119,5 +126,17 @@ NUDGES = frozenset(
         MailKind.AUTO_PLAYED,
         MailKind.VACATION,
         MailKind.VACATION_ENDED,
+    }
+)
+UNASKED = frozenset(
+    {
+        MailKind.INVITATION,
+        MailKind.HOST,
+        MailKind.CONFIRM_GAME,
+        MailKind.LINK_RESENT,
+        MailKind.LINK_REISSUED,
+        MailKind.MY_GAMES,
+        MailKind.REMATCH_PROPOSED,
+        MailKind.TAKEN_OVER,
     }
 )

@@ -198,6 +198,8 @@ def read_outbox(app: Flask) -> list[OutboxMail]:
 
 def wait_for_every_mail(app: Flask, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
-    while any(row.status != MailStatus.SENT for row in read_outbox(app)):
-        assert time.monotonic() < deadline, "some mail was never sent"
+    while unsent := [
+        (row.kind, row.status, row.last_error) for row in read_outbox(app) if row.status != MailStatus.SENT
+    ]:
+        assert time.monotonic() < deadline, f"some mail was never sent: {unsent}"
         time.sleep(0.5)

@@ -17,6 +17,7 @@ from werkzeug.test import TestResponse
 from service import create_app
 from service.eventlog.models import GameRequest, MailStatus
 from service.play.hosting import Player, create_game, resend_link
+from service.play.moves import submit_move
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, confirm_path, confirmed, forms, mails, post_form
 
@@ -197,6 +198,21 @@ def test_no_address_gets_more_than_the_daily_cap_whatever_the_path(tmp_path: Pat
         clock.advance(days=1, minutes=1)  # a day later the address may be mailed again
         resend_link(rt, game_id, 1)
         assert mails(app, to="bo@example.org")[-1].status == MailStatus.KEPT
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_the_mails_of_a_game_its_reader_plays_are_never_capped(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, MAILS_PER_ADDRESS_PER_DAY=2)
+    rt = app.extensions["pbem"]
+    with app.app_context():
+        game_id = create_game(rt, "red_black", [Player(n, e) for n, e in PLAYERS], Player("Host", "h@x.org"))
+        for _ in range(12):  # far more "your move" mails than the cap
+            table = rt.read_table(game_id)
+            seat = min(table.rules.to_act(table.state))
+            plays = [a for a in table.rules.legal_actions(table.state, seat) if "card" in a]
+            submit_move(rt, game_id, seat, table.version, plays[0])
+        turns = mails(app, kind="your_turn")
+        assert len(turns) > 2 and all(m.status == MailStatus.KEPT for m in turns)
     app.extensions["pbem"].engine.dispose()
 
 
