@@ -46,6 +46,7 @@ from rules.base import (
     fixed_decks,
     name_of,
     require,
+    together,
     word,
 )
 from rules.rng import SeededRandom
@@ -921,7 +922,7 @@ class Dualis(Game[State]):
         """The round's scores and who won it."""
         sides, scores = event["sides"], event["scores"]
         labels = [team_name(names, side) for side in sides]
-        winners = " and ".join(labels[i] for i in event["winners"])
+        winners = together([labels[i] for i in event["winners"]])
         if event["mode"] == "partnership":
             return N_(
                 "Round %(round)s: %(team_a)s %(score_a)s, %(team_b)s %(score_b)s; %(winner)s win the round."
@@ -946,7 +947,7 @@ class Dualis(Game[State]):
         """The final result: the winning partnership's rounds, or the winners' total in Iso Play."""
         sides, match, best = event["sides"], event["match"], event["winning_sides"]
         labels = [team_name(names, side) for side in sides]
-        winner = " and ".join(labels[i] for i in best)
+        winner = together([labels[i] for i in best])
         if event["mode"] == "partnership":
             loser = 1 - best[0]
             return N_("Game over: %(winner)s win %(wins)s rounds to %(losses)s."), {
