@@ -21,6 +21,7 @@ from rules.messages import is_message as is_message
 from rules.messages import listing as listing
 from rules.messages import plain as plain
 from rules.messages import require as require
+from rules.messages import together as together
 from rules.messages import word as word
 from rules.shapes import Action, Shape, actions_schema, check_action
 
@@ -463,7 +464,7 @@ def closing_line(event: Event, names: list[str]) -> Message:
             return N_("The host cancelled the game."), {}
         return N_("The game was cancelled."), {}
     winners = [name_of(names, seat) for seat in event["winners"]]
-    params = {"player": name_of(names, event["seat"]), "winners": " and ".join(winners)}
+    params = {"player": name_of(names, event["seat"]), "winners": together(winners)}
     if len(winners) == 1:
         return N_("%(player)s forfeited: %(winners)s wins."), params
     return N_("%(player)s forfeited: %(winners)s win."), params

@@ -286,6 +286,7 @@ class State:
     trick_number: int = 1
     trick: tuple[Play, ...] = ()
     completed: tuple[CompletedTrick[Play], ...] = ()
+    previous_trick: CompletedTrick[Play] | None = None  # the last trick of the round before (public)
     tricks_won: tuple[int, ...] = ()
     points: tuple[int, ...] = ()
     history: tuple[RoundRecord, ...] = ()
@@ -341,6 +342,7 @@ class DoubleSideView(TypedDict):
     hands: list[Any] | None
     current_trick: dict[str, Any] | None
     last_trick: dict[str, Any] | None
+    previous_round: dict[str, Any] | None  # until a trick of the new round is won: the round before
     tricks: list[Any]
     set_aside_count: int
     set_aside: list[Any] | None
@@ -396,7 +398,8 @@ class DoubleSide(Game[State]):
         )
 
     def _on_dealt(self, st: State, e: Event) -> State:
-        """A fresh round: hands, set-aside cards, dice, first leader and any trump chooser."""
+        """A fresh round: hands, set-aside cards, dice, first leader and any trump chooser; the last
+        trick of the round before stays in view."""
         chooser = e["trump_chooser"]
         return _evolve(
             st,
@@ -416,6 +419,7 @@ class DoubleSide(Game[State]):
             trick_number=1,
             trick=(),
             completed=(),
+            previous_trick=st.completed[-1] if st.completed else None,
             tricks_won=(0,) * st.seats,
         )
 
@@ -678,6 +682,7 @@ class DoubleSide(Game[State]):
             "hands": [sorted(h, key=sort_key(side)) for h in state.hands] if over else None,
             "current_trick": self._current_trick_view(state),
             "last_trick": self._trick_view(state.completed[-1], state.trump) if state.completed else None,
+            "previous_round": self._previous_round(state),
             "tricks": [
                 self._trick_view(t, state.trump)
                 for t in shown_tricks(state.completed, state.open_history, over)
@@ -734,6 +739,17 @@ class DoubleSide(Game[State]):
             "plays": [{"seat": p.seat, **card_info(p.card, side)} for p in state.trick],
         }
 
+    def _previous_round(self, state: State) -> dict[str, Any] | None:
+        """The round before, its score-sheet line and last trick, while the new round has no trick
+        won yet."""
+        if state.completed or state.previous_trick is None or state.phase == "over":
+            return None
+        record = state.history[-1]
+        return {
+            "result": self._record_view(record, False),
+            "last_trick": self._trick_view(state.previous_trick, record.trump),
+        }
+
     def _trick_view(self, trick: CompletedTrick[Play], trump: str | None) -> dict[str, Any]:
         """A completed trick with its winner and why: the side, the led colour and any trump."""
         side = side_of_trick(trick.number)
@@ -787,7 +803,10 @@ class DoubleSide(Game[State]):
     def window(self, state: State) -> TrickWindow:
         """The tricks a page may show at this state."""
         on_table = state.trick_number if state.trick else None
-        return trick_window(state.round, state.completed, on_table, state.open_history, state.phase == "over")
+        previous = self._previous_round(state)
+        before = (state.round - 1, previous["last_trick"]["number"]) if previous else None
+        over = state.phase == "over"
+        return trick_window(state.round, state.completed, on_table, state.open_history, over, before)
 
     def replay_view(self, state: State, seat: int | None, now: State) -> dict[str, Any]:
         """The view then, with every trick that lies face down at `now` shown face down."""
@@ -809,6 +828,9 @@ class DoubleSide(Game[State]):
         ]
         if view["last_trick"] and not window.shows(state.round, view["last_trick"]["number"]):
             view["last_trick"] = _face_down_trick(view["last_trick"])
+        previous = view["previous_round"]
+        if previous and not window.shows(state.round - 1, previous["last_trick"]["number"]):
+            view["previous_round"] = {**previous, "last_trick": _face_down_trick(previous["last_trick"])}
         return view
 
     def replay_describe(self, event: Event, seat: int | None, names: list[str], now: State) -> Message | None:

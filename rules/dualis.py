@@ -46,6 +46,7 @@ from rules.base import (
     fixed_decks,
     name_of,
     require,
+    together,
     word,
 )
 from rules.rng import SeededRandom
@@ -164,6 +165,7 @@ class State:
     leader: int = 0
     trick: tuple[PlayedCard, ...] = ()
     completed: tuple[SettledTrick, ...] = ()
+    previous_trick: SettledTrick | None = None  # the last trick of the round before (public)
     results: tuple[RoundResult, ...] = ()
     winners: tuple[int, ...] | None = None  # set once the game is over
     closure: Closure | None = None  # set by a forfeit or a cancellation (rules.base)
@@ -291,6 +293,7 @@ class DualisView(TypedDict):
     leader: int
     trick: dict[str, Any]
     last_trick: dict[str, Any] | None
+    previous_round: dict[str, Any] | None  # until a trick of the new round is won: the round before
     history: list[Any]
     players: list[Any]
     sides: list[Any]
@@ -381,7 +384,8 @@ class Dualis(Game[State]):
         )
 
     def _dealt(self, state: State, event: Event) -> State:
-        """A new round: hands, set-aside cards, full centre, nothing won yet."""
+        """A new round: hands, set-aside cards, full centre, nothing won yet; the last trick of the
+        round before stays in view."""
         coins = event["coins"]
         return evolve(
             state,
@@ -394,6 +398,7 @@ class Dualis(Game[State]):
             leader=event["leader"],
             trick=(),
             completed=(),
+            previous_trick=state.completed[-1] if state.completed else None,
         )
 
     def _played(self, state: State, event: Event) -> State:
@@ -663,6 +668,7 @@ class Dualis(Game[State]):
             "leader": state.leader,
             "trick": self._trick_view(state),
             "last_trick": settled_json(state.completed[-1]) if state.completed else None,
+            "previous_round": self._previous_round(state),
             "history": [settled_json(t) for t in shown_tricks(state.completed, state.open_history, over)],
             "players": self._players_view(state),
             "sides": self._sides_view(state),
@@ -681,6 +687,12 @@ class Dualis(Game[State]):
             view["hands"] = [list(h) for h in state.hands]
             view["set_aside"] = list(state.set_aside)
         return view
+
+    def _previous_round(self, state: State) -> dict[str, Any] | None:
+        """The round before, its score and last trick, while the new round has no trick won yet."""
+        if state.completed or state.previous_trick is None or state.winners is not None:
+            return None
+        return {"result": round_json(state.results[-1]), "last_trick": settled_json(state.previous_trick)}
 
     def _trick_view(self, state: State) -> dict[str, Any]:
         """The trick in progress in playing order, who is still to play and who leads it now."""
@@ -796,7 +808,9 @@ class Dualis(Game[State]):
         """The tricks a page may show at this state."""
         on_table = len(state.completed) + 1 if state.trick else None
         over = state.winners is not None
-        return trick_window(state.round, state.completed, on_table, state.open_history, over)
+        previous = self._previous_round(state)
+        before = (state.round - 1, previous["last_trick"]["number"]) if previous else None
+        return trick_window(state.round, state.completed, on_table, state.open_history, over, before)
 
     def replay_view(self, state: State, seat: int | None, now: State) -> dict[str, Any]:
         """The view then, with every trick that lies face down at `now` shown face down."""
@@ -826,6 +840,9 @@ class Dualis(Game[State]):
         view["history"] = shown
         if view["last_trick"] and not window.shows(state.round, view["last_trick"]["number"]):
             view["last_trick"] = face_down_settled(view["last_trick"])
+        previous = view["previous_round"]
+        if previous and not window.shows(state.round - 1, previous["last_trick"]["number"]):
+            view["previous_round"] = {**previous, "last_trick": face_down_settled(previous["last_trick"])}
         return view
 
     def replay_describe(self, event: Event, seat: int | None, names: list[str], now: State) -> Message | None:
@@ -905,7 +922,7 @@ class Dualis(Game[State]):
         """The round's scores and who won it."""
         sides, scores = event["sides"], event["scores"]
         labels = [team_name(names, side) for side in sides]
-        winners = " and ".join(labels[i] for i in event["winners"])
+        winners = together([labels[i] for i in event["winners"]])
         if event["mode"] == "partnership":
             return N_(
                 "Round %(round)s: %(team_a)s %(score_a)s, %(team_b)s %(score_b)s; %(winner)s win the round."
@@ -930,7 +947,7 @@ class Dualis(Game[State]):
         """The final result: the winning partnership's rounds, or the winners' total in Iso Play."""
         sides, match, best = event["sides"], event["match"], event["winning_sides"]
         labels = [team_name(names, side) for side in sides]
-        winner = " and ".join(labels[i] for i in best)
+        winner = together([labels[i] for i in best])
         if event["mode"] == "partnership":
             loser = 1 - best[0]
             return N_("Game over: %(winner)s win %(wins)s rounds to %(losses)s."), {

@@ -59,3 +59,14 @@ def listing(items: Sequence[Message]) -> Message:
     for item in rest:
         joined = (N_("%(list)s, %(item)s"), {"list": joined, "item": item})
     return joined
+
+
+def together(names: Sequence[str]) -> str | Message:
+    """Names (at least one) as one list in words: "A", "A and B", "A, B and C" (the words translated)."""
+    *head, last = names
+    if not head:
+        return last
+    joined: str | Message = head[0]
+    for name in head[1:]:
+        joined = (N_("%(list)s, %(item)s"), {"list": joined, "item": name})
+    return N_("%(list)s and %(item)s"), {"list": joined, "item": last}

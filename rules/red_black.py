@@ -153,6 +153,7 @@ class Outcome:
     colour: str | None
     folder: int | None
     pot: int
+    last_play: Comparison | None  # the round's last comparison (face up), None if there was none
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +248,7 @@ class RedBlackDuelView(TypedDict):
     deck_left: int
     discards: int
     last_round: dict[str, Any] | None
+    previous_play: dict[str, Any] | None  # until a comparison of the new round: the round before's last
     rounds: list[Any]
     result: dict[str, Any] | None
     hands: NotRequired[list[Any]]  # open_view only
@@ -500,6 +502,7 @@ class RedBlackDuel(Game[State]):
             "deck_left": len(state.pile),
             "discards": len(state.discards),
             "last_round": _outcome_json(state.outcomes[-1]) if state.outcomes else None,
+            "previous_play": _previous_play(state),
             "rounds": [_outcome_json(o) for o in state.outcomes],
             "result": self.result(state),
         }
@@ -625,7 +628,8 @@ def _on_round_won(state: State, e: Event) -> State:
     winner = e["winner"]
     gone = [*state.hands[0], *state.hands[1], *(c for c in (*state.camp_cards, *state.table) if c)]
     gone += [card for play in state.plays for card in play.cards]
-    outcome = Outcome(e["round"], winner, e["how"], e["colour"], e["folder"], state.pot)
+    last = state.plays[-1] if state.plays else None
+    outcome = Outcome(e["round"], winner, e["how"], e["colour"], e["folder"], state.pot, last)
     return replace(
         state,
         chips=_put(state.chips, winner, state.chips[winner] + state.pot),
@@ -678,6 +682,15 @@ def _play_json(play: Comparison) -> dict[str, Any]:
         "reason": play.reason,
         "colour": colour_of(win),
     }
+
+
+def _previous_play(state: State) -> dict[str, Any] | None:
+    """The last comparison of the round before (face up when made), until one of this round is
+    settled; None once the game is over."""
+    if state.plays or not state.outcomes or state.phase == "over":
+        return None
+    last = state.outcomes[-1].last_play
+    return _play_json(last) if last else None
 
 
 def _outcome_json(outcome: Outcome) -> dict[str, Any]:

@@ -86,10 +86,15 @@ class TrickWindow:
     everything: bool
     round: int = 0
     numbers: frozenset[int] = frozenset()
+    before: tuple[int, int] | None = None  # (round, trick): the last trick of the round before
 
     def shows(self, round_: int, number: int) -> bool:
         """Whether the cards of trick `number` of round `round_` may be shown."""
-        return self.everything or (round_ == self.round and number in self.numbers)
+        return (
+            self.everything
+            or (round_ == self.round and number in self.numbers)
+            or self.before == (round_, number)
+        )
 
 
 def trick_window(
@@ -98,16 +103,18 @@ def trick_window(
     on_table: int | None,
     open_history: bool,
     game_over: bool,
+    before: tuple[int, int] | None = None,
 ) -> TrickWindow:
     """What a page may show now (RULINGS.md §1): the trick on the table (number `on_table`, None if
-    no card of it is down) and the completed tricks `shown_tricks` allows. A replay seen now must not
-    show, at an earlier step, a trick that is face down now."""
+    no card of it is down), the completed tricks `shown_tricks` allows and, until a trick of a new
+    round is won, `before`: (round, trick) of the last trick of the round before. A replay seen now
+    must not show, at an earlier step, a trick that is face down now."""
     if open_history or game_over:
         return TrickWindow(True)
     numbers = {trick.number for trick in shown_tricks(completed, open_history, game_over)}
     if on_table is not None:
         numbers.add(on_table)
-    return TrickWindow(False, round_, frozenset(numbers))
+    return TrickWindow(False, round_, frozenset(numbers), before)
 
 
 def face_down_play(play: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,31 @@ def error_response(status: int, message: str, title: str | None = None) -> Respo
     return page, status
 
 
+def status_title(status: int) -> str:
+    """An HTTP status in the reader's words (Werkzeug names them in English only)."""
+    titles = {
+        400: _("Bad request"),
+        403: _("Not allowed"),
+        404: _("Not found"),
+        405: _("Not allowed here"),
+        409: _("Conflict"),
+        410: _("Gone"),
+    }
+    return titles.get(status, _("Something went wrong"))
+
+
+def http_description(error: HTTPException) -> str:
+    """What the service said about an HTTP error or, where it said nothing (Werkzeug's own English
+    text is left), a plain sentence in the reader's words."""
+    if error.description and error.description != type(error).description:
+        return error.description
+    if error.code == 404:
+        return _("There is no page at this address.")
+    if error.code == 405:
+        return _("This address does not take that kind of request.")
+    return _("Something went wrong")
+
+
 def register_error_pages(app: Flask) -> None:
     """Plain pages for HTTP errors, CSRF failures, a database or broker away (503) and unexpected
     exceptions."""
@@ -57,7 +82,8 @@ def register_error_pages(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
-        return error_response(error.code or 500, error.description or error.name, error.name)
+        status = error.code or 500
+        return error_response(status, http_description(error), status_title(status))
 
     @app.errorhandler(DBAPIError)
     @app.errorhandler(PoolTimeout)

@@ -136,7 +136,7 @@ def rules(game: str) -> str:
     if game not in CATALOG:
         abort(404, _("There is no such game."))
     entry = CATALOG[game]
-    if any(value not in ("0", "1") for value in request.args.values()):
+    if any(value not in ("0", "1") for key, value in request.args.items() if key != "lang"):
         abort(400, _("Each option of the rules page is 1 (on) or 0 (off)."))
     options = None
     if request.args.get("table") == "1":

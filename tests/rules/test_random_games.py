@@ -254,9 +254,15 @@ def dualis_places(state: Any) -> list[str]:
 
 
 def dualis_hidden(state: Any, seat: int | None) -> set[str]:
-    """Other seats' hands and the set-aside cards."""
+    """Other seats' hands and the set-aside cards, but for the cards of the round before's last trick
+    while it is in view (the same cards are dealt again, so their codes may be in a hand)."""
     others = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
-    return others | set(state.set_aside)
+    shown = (
+        {p.card for p in state.previous_trick.plays}
+        if state.previous_trick and not state.completed
+        else set()
+    )
+    return (others | set(state.set_aside)) - shown
 
 
 def dualis_state(run: Run) -> None:
@@ -456,14 +462,16 @@ def red_black_places(state: Any) -> list[str]:
 
 
 def red_black_hidden(state: Any, seat: int | None) -> set[str]:
-    """The other hand, face-down cards not the seat's own, the draw pile and the discards."""
+    """The other hand, face-down cards not the seat's own, the draw pile and the discards, but for
+    the round before's last comparison (face up when made) while it is in view."""
     hidden = set(state.pile) | set(state.discards)
     for other in (0, 1):
         if other != seat:
             hidden |= set(state.hands[other]) | {c for c in (state.table[other],) if c}
             if state.camps[0] is None and state.camp_cards[other]:
                 hidden.add(state.camp_cards[other])
-    return hidden
+    last = state.outcomes[-1].last_play if state.outcomes and not state.plays else None
+    return hidden - set(last.cards if last else ())
 
 
 def red_black_state(run: Run) -> None:

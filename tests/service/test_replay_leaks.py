@@ -91,14 +91,16 @@ def cards_in(game: str, text: str, words: bool = True) -> set[str]:
 
 def face_down_now(game: str, table: Table) -> set[tuple[int, int]]:
     """The (round, trick) of every trick that lies face down now: all but the trick on the table and
-    the last one completed in the current round, unless the history is open or the game over."""
+    the last one completed in the current round (before one is, the round before's last trick),
+    unless the history is open or the game over."""
     options = table.events[0]["options"]
     if game not in TRICK_GAMES or options.get("open_history") or table.record.status == "finished":
         return set()
     played = {(e["round"], e["trick"]) for e in table.events if e["type"] == "CardPlayed"}
     now = max(e["round"] for e in table.events if e["type"] == "RoundDealt")
     won = [e["trick"] for e in table.events if e["type"] == "TrickWon" and e["round"] == now]
-    visible = {(now, max(won))} if won else set()
+    before = {max((r, t) for r, t in played if r == now - 1)} if now > 1 else set()
+    visible = {(now, max(won))} if won else before
     visible |= {(r, t) for r, t in played if r == now and t > max(won, default=0)}
     return played - visible
 
@@ -135,6 +137,34 @@ def allowed(table: Table, state: Any, viewer: Viewer, hidden: set[str]) -> tuple
     return cards_in(table.record.game, json.dumps(reference), words=False) - hidden, reference
 
 
+def without_previous_round(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """A view without the round before (trick games, until a trick of the new round is won), and it."""
+    rest = dict(view)
+    return rest, rest.pop("previous_round", None)
+
+
+def check_previous_round(
+    shown: dict[str, Any] | None,
+    reference: dict[str, Any] | None,
+    face_down: set[tuple[int, int]],
+    state: Any,
+) -> None:
+    """The round before as a step shows it: its last trick face down if that trick is face down now,
+    else as the rules' view has it."""
+    if reference is None:
+        assert shown is None
+        return
+    assert shown is not None and shown["result"] == reference["result"]
+    trick = reference["last_trick"]
+    if (state.round - 1, trick["number"]) not in face_down:
+        assert shown == reference
+        return
+    assert (
+        shown["last_trick"]["number"] == trick["number"] and shown["last_trick"]["winner"] == trick["winner"]
+    )
+    assert [p["card"] for p in shown["last_trick"]["plays"]] == [None] * len(trick["plays"])
+
+
 def check_json_steps(app: Flask, game_id: str) -> int:
     """Every step's JSON for every viewer against the reference; returns the checks made."""
     rt = app.extensions["pbem"]
@@ -151,8 +181,11 @@ def check_json_steps(app: Flask, game_id: str) -> int:
             cards, reference = allowed(table, state, viewer, hidden)
             leaked = cards_in(game, text, words=False) - cards
             assert not leaked, f"{game} step {number} {viewer}: {leaked} in {payload['line']!r}"
+            shown, before = without_previous_round(payload["view"])
+            expected, expected_before = without_previous_round(json.loads(json.dumps(reference)))
             if not hidden or viewer.face_up:
-                assert payload["view"] == json.loads(json.dumps(reference)), (game, number, viewer)
+                assert shown == expected, (game, number, viewer)
+            check_previous_round(before, expected_before, face_down_now(game, table), state)
             assert finished or seed not in text, f"the seed shows at step {number} of a running game"
             assert payload["steps"] == table.version
             checks += 1
