@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from service.eventlog.models import OutboxMail
-from service.eventlog.store import FoldCache, Table, load_table, lock_game
+from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
 
@@ -64,6 +64,11 @@ class Runtime:
         """A game's table, read only (GameNotFound if there is none)."""
         with Session(self.engine, expire_on_commit=False) as session:
             return load_table(session, game_id, self.cache)
+
+    def read_version(self, game_id: str) -> int:
+        """A game's current version, without loading its table."""
+        with Session(self.engine) as session:
+            return current_version(session, game_id)
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
         """The one unit of work of every writer of a game: lock the game, load its table, let

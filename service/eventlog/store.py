@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, func, select, update
 
 from rules import Game, get_game
 from rules.base import DEADLINE_EXTENDED
@@ -233,6 +233,11 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.state,
         folded.owing,
     )
+
+
+def current_version(session: Session, game_id: str) -> int:
+    """The sequence number of a game's last event, in one indexed read (0 before any event)."""
+    return session.exec(select(func.max(EventRecord.seq)).where(EventRecord.game_id == game_id)).one() or 0
 
 
 def append_events(

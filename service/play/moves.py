@@ -82,11 +82,15 @@ def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[di
         return MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
 
 
-def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any]) -> MoveOutcome:
+def submit_move(
+    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], table: Table | None = None
+) -> MoveOutcome:
     """Check a move against the current log, store it as a pending command and dispatch it. A resend
-    of a stored move (same seat, version and action) answers with the stored command's outcome."""
+    of a stored move (same seat, version and action) answers with the stored command's outcome.
+    `table`: the game as the request has just read it (else it is read here); the check is only a
+    first answer, as the worker decides again under the game's lock."""
     key = command_key(seat, seq, action)
-    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key))
+    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key, table))
     if isinstance(stored, MoveOutcome):
         return stored
     rt.dispatch.apply_move(stored)
@@ -100,7 +104,7 @@ def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str
 
 
 def _store_command(
-    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str
+    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str, table: Table | None
 ) -> int | MoveOutcome:
     """The id of the new pending command, or the outcome that answers the submission instead: the
     stored outcome of the same move sent before, the seat's earlier move still being played, or the
@@ -116,7 +120,8 @@ def _store_command(
                 (N_("Your previous move is still being played; make the next one when it is done."), {}),
                 waiting.id,
             )
-        table = load_table(session, game_id, rt.cache)
+        if table is None:
+            table = load_table(session, game_id, rt.cache)
         verdict = decide(table, seat, seq, action)
         if isinstance(verdict, MoveOutcome):
             return verdict
@@ -262,10 +267,12 @@ def _decide_command(
         msgid, params = verdict.message or (N_("The move was refused."), {})
         command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
         return before, []
+    # Marked before the append flushes, so the command's row is written once (a version conflict
+    # rolls the whole transaction back, this mark with it).
+    command.status = CommandStatus.ACCEPTED
     after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
     seat = before.seats[command.seat]
     if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
         seat.keeper = SeatKeeper.PLAYER
         session.add(seat)
-    command.status = CommandStatus.ACCEPTED
     return finish_moves(rt, session, before, after, now)
