@@ -17,7 +17,7 @@ from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_automatic
-from service.play.clocks import dues, open_clocks, sync_clocks
+from service.play.clocks import open_clocks, sync_clocks
 from service.runtime import Runtime
 
 
