@@ -64,8 +64,7 @@ def is_stale(table: Table, seat: int, seq: int) -> bool:
     if seq == table.version:
         return False
     rules = table.rules
-    then = rules.fold(table.events[:seq])
-    return rules.legal_actions(then, seat) != rules.legal_actions(table.state, seat)
+    return rules.legal_actions(table.state_at(seq), seat) != rules.legal_actions(table.state, seat)
 
 
 def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict] | MoveOutcome:
