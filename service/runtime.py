@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
@@ -37,12 +38,30 @@ class Clock:
         time.sleep(seconds)
 
 
+class Listener(Protocol):
+    """Waits for word that a command was decided."""
+
+    def wait(self, seconds: float) -> bool:
+        """Block until word comes (True) or `seconds` pass (False)."""
+        ...
+
+
 class Dispatcher(Protocol):
-    """Hands work to the task queue (in-process in embedded mode)."""
+    """Hands work to the task queue (in-process in embedded mode), and tells whoever waits on a
+    command that it was decided."""
 
     def apply_move(self, command_id: int) -> None: ...
 
     def send_mails(self, mail_ids: list[int]) -> None: ...
+
+    def listen(self, command_id: int) -> AbstractContextManager[Listener | None]:
+        """Word of the command's decision from now on; None where there is no such word (the
+        waiter reads the database instead)."""
+        ...
+
+    def decided(self, command_ids: list[int]) -> None:
+        """Tell the listeners that these commands were decided (after the commit)."""
+        ...
 
 
 @dataclass

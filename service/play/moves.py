@@ -24,9 +24,10 @@ from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
 from service.play.settle import finish_moves
-from service.runtime import Runtime
+from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20
+POLL_SECONDS = 0.05  # the longest pause between two reads of a command being decided
 
 
 class MoveStatus(StrEnum):
@@ -92,9 +93,10 @@ def submit_move(
     stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key, table))
     if isinstance(stored, MoveOutcome):
         return stored
-    rt.dispatch.apply_move(stored)
     try:
-        return wait_for_command(rt, stored)
+        with rt.dispatch.listen(stored) as listener:  # listening before the worker can decide
+            rt.dispatch.apply_move(stored)
+            return wait_for_command(rt, stored, listener)
     except DBAPIError as error:
         if not database_unavailable(error):
             raise
@@ -167,18 +169,23 @@ def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
         return waiting.id if waiting is not None else None
 
 
-def wait_for_command(rt: Runtime, command_id: int) -> MoveOutcome:
-    """The command's outcome, waiting briefly for a worker (at once when tasks run in-process)."""
+def wait_for_command(rt: Runtime, command_id: int, listener: Listener | None = None) -> MoveOutcome:
+    """The command's outcome, waiting briefly for a worker (at once when tasks run in-process). With
+    a listener the database is read when word of the decision comes (or every POLL_SECONDS, should
+    the word be lost); without, after short pauses, as a worker usually decides within milliseconds."""
     deadline = rt.clock.monotonic() + rt.settings["MOVE_WAIT_SECONDS"]
-    pause = 0.002  # short at first: a worker usually decides within milliseconds
+    pause = POLL_SECONDS if listener else 0.002
     while True:
         with Session(rt.engine) as session:
             command = session.get(CommandRecord, command_id)
             assert command is not None
             if command.status != CommandStatus.PENDING or rt.clock.monotonic() >= deadline:
                 return _outcome_of(command, replayed=False)
-        rt.clock.sleep(pause)
-        pause = min(pause * 2, 0.05)
+        if listener is None:
+            rt.clock.sleep(pause)
+            pause = min(pause * 2, POLL_SECONDS)
+        else:
+            listener.wait(min(pause, max(deadline - rt.clock.monotonic(), 0)))
 
 
 def command_outcome(rt: Runtime, game_id: str, seat: int, command_id: int) -> MoveOutcome | None:
@@ -216,7 +223,7 @@ def apply_command(rt: Runtime, command_id: int) -> str:
             return CommandStatus(command.status)
         game_id = command.game_id
 
-    def decide_in_order() -> str:
+    def decide_in_order() -> tuple[str, list[int]]:
         for _ in range(CONFLICT_RETRIES):
             try:
                 return rt.in_game(
@@ -226,14 +233,17 @@ def apply_command(rt: Runtime, command_id: int) -> str:
                 continue
         raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
 
-    return retry_on_disconnect(decide_in_order)
+    status, decided = retry_on_disconnect(decide_in_order)
+    rt.dispatch.decided(decided)
+    return status
 
 
 def _decide_up_to(
     rt: Runtime, session: Session, table: Table, command_id: int
-) -> tuple[CommandStatus, list[OutboxMail]]:
+) -> tuple[tuple[CommandStatus, list[int]], list[OutboxMail]]:
     """Under the game's lock: the game's pending commands up to `command_id` decided in the order they
-    were submitted (read again: another worker may have decided some while this one waited)."""
+    were submitted (read again: another worker may have decided some while this one waited). The
+    command's status and the ids decided."""
     pending = session.exec(
         select(CommandRecord)
         .where(
@@ -249,7 +259,7 @@ def _decide_up_to(
         mails.extend(caused)
     decided = session.get(CommandRecord, command_id)
     assert decided is not None
-    return CommandStatus(decided.status), mails
+    return (CommandStatus(decided.status), [c.id for c in pending if c.id is not None]), mails
 
 
 def _decide_command(
