@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
@@ -14,7 +15,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from service.eventlog.models import OutboxMail
-from service.eventlog.store import FoldCache, Table, load_table, lock_game
+from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
 
@@ -37,12 +38,30 @@ class Clock:
         time.sleep(seconds)
 
 
+class Listener(Protocol):
+    """Waits for word that a command was decided."""
+
+    def wait(self, seconds: float) -> bool:
+        """Block until word comes (True) or `seconds` pass (False)."""
+        ...
+
+
 class Dispatcher(Protocol):
-    """Hands work to the task queue (in-process in embedded mode)."""
+    """Hands work to the task queue (in-process in embedded mode), and tells whoever waits on a
+    command that it was decided."""
 
     def apply_move(self, command_id: int) -> None: ...
 
     def send_mails(self, mail_ids: list[int]) -> None: ...
+
+    def listen(self, command_id: int) -> AbstractContextManager[Listener | None]:
+        """Word of the command's decision from now on; None where there is no such word (the
+        waiter reads the database instead)."""
+        ...
+
+    def decided(self, command_ids: list[int]) -> None:
+        """Tell the listeners that these commands were decided (after the commit)."""
+        ...
 
 
 @dataclass
@@ -64,6 +83,11 @@ class Runtime:
         """A game's table, read only (GameNotFound if there is none)."""
         with Session(self.engine, expire_on_commit=False) as session:
             return load_table(session, game_id, self.cache)
+
+    def read_version(self, game_id: str) -> int:
+        """A game's current version, without loading its table."""
+        with Session(self.engine) as session:
+            return current_version(session, game_id)
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
         """The one unit of work of every writer of a game: lock the game, load its table, let

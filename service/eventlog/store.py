@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, func, select, update
 
 from rules import Game, get_game
 from rules.base import DEADLINE_EXTENDED
@@ -52,6 +52,27 @@ def fold_on(
     return state, owing
 
 
+# States kept after the latest events of a table, so that a move made on a page a few events old is
+# judged without folding the log again (a page older than that costs one fold).
+RECENT_STATES = 32
+
+
+def fold_keeping(
+    rules: Game,
+    state: Any,
+    owing: Owing,
+    recent: tuple[Any, ...],
+    events: list[dict[str, Any]],
+    first_seq: int,
+) -> tuple[Any, Owing, tuple[Any, ...]]:
+    """`fold_on`, keeping the states after the latest RECENT_STATES events (`recent`, oldest first)."""
+    kept = list(recent)
+    for seq, event in enumerate(events, start=first_seq):
+        state, owing = fold_on(rules, state, owing, [event], seq)
+        kept.append(state)
+    return state, owing, tuple(kept[-RECENT_STATES:])
+
+
 class VersionConflict(Exception):
     """Another writer appended to the game first; reload and decide again."""
 
@@ -75,6 +96,7 @@ class Table:
     actions: tuple[dict[str, Any] | None, ...]
     state: Any
     owing: Owing
+    recent: tuple[Any, ...]  # the states after the latest events, oldest first (the last is `state`)
 
     @property
     def game_id(self) -> str:
@@ -112,6 +134,13 @@ class Table:
         """When the event that ended the game was appended (None while it runs)."""
         return None if self.active or not self.times else self.times[-1]
 
+    def state_at(self, version: int) -> Any:
+        """The state after the event numbered `version` (1..version): kept if recent, else folded."""
+        back = self.version - version
+        if back < len(self.recent):
+            return self.recent[-1 - back]
+        return self.rules.fold(list(self.events[:version]))
+
     def starts_move(self, index: int) -> bool:
         """Whether the event at `index` is the first of a move (it carries the move's action)."""
         return self.actions[index] is not None
@@ -125,7 +154,9 @@ class Table:
         now: datetime,
     ) -> Table:
         """The table once one move's events are appended (folded on from this state, not reloaded)."""
-        state, owing = fold_on(self.rules, self.state, self.owing, events, self.version + 1)
+        state, owing, recent = fold_keeping(
+            self.rules, self.state, self.owing, self.recent, events, self.version + 1
+        )
         count = len(events)
         return replace(
             self,
@@ -136,6 +167,7 @@ class Table:
             actions=self.actions + (action,) + (None,) * (count - 1),
             state=state,
             owing=owing,
+            recent=recent,
         )
 
 
@@ -148,6 +180,7 @@ class _Folded:
     actions: tuple[dict[str, Any] | None, ...]
     state: Any
     owing: Owing
+    recent: tuple[Any, ...]
 
 
 class Logged(Protocol):
@@ -209,8 +242,10 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
     rules = get_game(record.game)
     new_events = [event_from_row(row) for row in rows]
     if folded is None or (rows and rows[0].seq != since + 1):
-        folded = _Folded((), (), (), (), (), None, {})
-    state, owing = fold_on(rules, folded.state, folded.owing, new_events, len(folded.events) + 1)
+        folded = _Folded((), (), (), (), (), None, {}, ())
+    state, owing, recent = fold_keeping(
+        rules, folded.state, folded.owing, folded.recent, new_events, len(folded.events) + 1
+    )
     folded = _Folded(
         folded.events + tuple(new_events),
         folded.actors + tuple(row.seat for row in rows),
@@ -219,6 +254,7 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.actions + tuple(row.action for row in rows),
         state,
         owing,
+        recent,
     )
     if cache is not None and new_events:
         cache.put(game_id, folded)
@@ -232,7 +268,13 @@ def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None 
         folded.actions,
         folded.state,
         folded.owing,
+        folded.recent,
     )
+
+
+def current_version(session: Session, game_id: str) -> int:
+    """The sequence number of a game's last event, in one indexed read (0 before any event)."""
+    return session.exec(select(func.max(EventRecord.seq)).where(EventRecord.game_id == game_id)).one() or 0
 
 
 def append_events(

@@ -113,15 +113,18 @@ class Waiting:
         }
 
 
-def waiting_on(session: Session, table: Table, now: datetime) -> list[Waiting]:
-    """Each seat the game waits on, with its deadline and whether it is away now."""
+def waiting_on(
+    session: Session, table: Table, now: datetime, taken: list[Vacation] | None = None
+) -> list[Waiting]:
+    """Each seat the game waits on, with its deadline and whether it is away now (`taken`: the
+    game's vacations, when the caller has read them already)."""
     if not table.active:
         return []
     clocks = {row.seat: row for row in open_clocks(session, table.game_id)}
+    if taken is None:
+        taken = vacations(session, table.game_id)
     away_now = {
-        vacation.seat: vacation.ends_at
-        for vacation in vacations(session, table.game_id)
-        if vacation.starts_at <= now < vacation.ends_at
+        vacation.seat: vacation.ends_at for vacation in taken if vacation.starts_at <= now < vacation.ends_at
     }
     waiting = []
     for seat in sorted(table.rules.to_act(table.state)):

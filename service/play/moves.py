@@ -24,9 +24,10 @@ from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
 from service.play.settle import finish_moves
-from service.runtime import Runtime
+from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20
+POLL_SECONDS = 0.05  # the longest pause between two reads of a command being decided
 
 
 class MoveStatus(StrEnum):
@@ -64,8 +65,7 @@ def is_stale(table: Table, seat: int, seq: int) -> bool:
     if seq == table.version:
         return False
     rules = table.rules
-    then = rules.fold(table.events[:seq])
-    return rules.legal_actions(then, seat) != rules.legal_actions(table.state, seat)
+    return rules.legal_actions(table.state_at(seq), seat) != rules.legal_actions(table.state, seat)
 
 
 def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict] | MoveOutcome:
@@ -82,16 +82,21 @@ def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[di
         return MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
 
 
-def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any]) -> MoveOutcome:
+def submit_move(
+    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], table: Table | None = None
+) -> MoveOutcome:
     """Check a move against the current log, store it as a pending command and dispatch it. A resend
-    of a stored move (same seat, version and action) answers with the stored command's outcome."""
+    of a stored move (same seat, version and action) answers with the stored command's outcome.
+    `table`: the game as the request has just read it (else it is read here); the check is only a
+    first answer, as the worker decides again under the game's lock."""
     key = command_key(seat, seq, action)
-    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key))
+    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key, table))
     if isinstance(stored, MoveOutcome):
         return stored
-    rt.dispatch.apply_move(stored)
     try:
-        return wait_for_command(rt, stored)
+        with rt.dispatch.listen(stored) as listener:  # listening before the worker can decide
+            rt.dispatch.apply_move(stored)
+            return wait_for_command(rt, stored, listener)
     except DBAPIError as error:
         if not database_unavailable(error):
             raise
@@ -100,7 +105,7 @@ def submit_move(rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str
 
 
 def _store_command(
-    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str
+    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str, table: Table | None
 ) -> int | MoveOutcome:
     """The id of the new pending command, or the outcome that answers the submission instead: the
     stored outcome of the same move sent before, the seat's earlier move still being played, or the
@@ -116,7 +121,8 @@ def _store_command(
                 (N_("Your previous move is still being played; make the next one when it is done."), {}),
                 waiting.id,
             )
-        table = load_table(session, game_id, rt.cache)
+        if table is None:
+            table = load_table(session, game_id, rt.cache)
         verdict = decide(table, seat, seq, action)
         if isinstance(verdict, MoveOutcome):
             return verdict
@@ -163,18 +169,23 @@ def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
         return waiting.id if waiting is not None else None
 
 
-def wait_for_command(rt: Runtime, command_id: int) -> MoveOutcome:
-    """The command's outcome, waiting briefly for a worker (at once when tasks run in-process)."""
+def wait_for_command(rt: Runtime, command_id: int, listener: Listener | None = None) -> MoveOutcome:
+    """The command's outcome, waiting briefly for a worker (at once when tasks run in-process). With
+    a listener the database is read when word of the decision comes (or every POLL_SECONDS, should
+    the word be lost); without, after short pauses, as a worker usually decides within milliseconds."""
     deadline = rt.clock.monotonic() + rt.settings["MOVE_WAIT_SECONDS"]
-    pause = 0.002  # short at first: a worker usually decides within milliseconds
+    pause = POLL_SECONDS if listener else 0.002
     while True:
         with Session(rt.engine) as session:
             command = session.get(CommandRecord, command_id)
             assert command is not None
             if command.status != CommandStatus.PENDING or rt.clock.monotonic() >= deadline:
                 return _outcome_of(command, replayed=False)
-        rt.clock.sleep(pause)
-        pause = min(pause * 2, 0.05)
+        if listener is None:
+            rt.clock.sleep(pause)
+            pause = min(pause * 2, POLL_SECONDS)
+        else:
+            listener.wait(min(pause, max(deadline - rt.clock.monotonic(), 0)))
 
 
 def command_outcome(rt: Runtime, game_id: str, seat: int, command_id: int) -> MoveOutcome | None:
@@ -212,7 +223,7 @@ def apply_command(rt: Runtime, command_id: int) -> str:
             return CommandStatus(command.status)
         game_id = command.game_id
 
-    def decide_in_order() -> str:
+    def decide_in_order() -> tuple[str, list[int]]:
         for _ in range(CONFLICT_RETRIES):
             try:
                 return rt.in_game(
@@ -222,14 +233,17 @@ def apply_command(rt: Runtime, command_id: int) -> str:
                 continue
         raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
 
-    return retry_on_disconnect(decide_in_order)
+    status, decided = retry_on_disconnect(decide_in_order)
+    rt.dispatch.decided(decided)
+    return status
 
 
 def _decide_up_to(
     rt: Runtime, session: Session, table: Table, command_id: int
-) -> tuple[CommandStatus, list[OutboxMail]]:
+) -> tuple[tuple[CommandStatus, list[int]], list[OutboxMail]]:
     """Under the game's lock: the game's pending commands up to `command_id` decided in the order they
-    were submitted (read again: another worker may have decided some while this one waited)."""
+    were submitted (read again: another worker may have decided some while this one waited). The
+    command's status and the ids decided."""
     pending = session.exec(
         select(CommandRecord)
         .where(
@@ -245,7 +259,7 @@ def _decide_up_to(
         mails.extend(caused)
     decided = session.get(CommandRecord, command_id)
     assert decided is not None
-    return CommandStatus(decided.status), mails
+    return (CommandStatus(decided.status), [c.id for c in pending if c.id is not None]), mails
 
 
 def _decide_command(
@@ -262,10 +276,12 @@ def _decide_command(
         msgid, params = verdict.message or (N_("The move was refused."), {})
         command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
         return before, []
+    # Marked before the append flushes, so the command's row is written once (a version conflict
+    # rolls the whole transaction back, this mark with it).
+    command.status = CommandStatus.ACCEPTED
     after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
     seat = before.seats[command.seat]
     if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
         seat.keeper = SeatKeeper.PLAYER
         session.add(seat)
-    command.status = CommandStatus.ACCEPTED
     return finish_moves(rt, session, before, after, now)

@@ -223,7 +223,7 @@ def rematch_view(rt: Runtime, table: Table, seat: int) -> RematchView:
     with Session(rt.engine) as session:
         latest = latest_proposal(session, table.game_id)
         before = proposal_before(session, table.game_id)
-        chain = _chain(session, table.game_id)
+        chain = _chain(session, table.game_id, before, latest)
     open_now = latest is not None and is_open(latest, now)
     started = latest is not None and latest.status == RematchStatus.ACCEPTED
     ended = None
@@ -261,13 +261,18 @@ def _link_in(rt: Runtime, game_id: str, seat: int, table: Table, reader: int) ->
     return rt.link(f"/game/{game_id}")
 
 
-def _chain(session: Session, game_id: str) -> list[str]:
-    """The games of this game's series, first to last."""
+def _chain(
+    session: Session, game_id: str, before: RematchProposal | None, latest: RematchProposal | None
+) -> list[str]:
+    """The games of this game's series, first to last (`before` and `latest`: this game's own
+    proposals, already read)."""
     games = [game_id]
-    while (before := proposal_before(session, games[0])) is not None:
+    while before is not None:
         games.insert(0, before.game_id)
-    while (after := latest_proposal(session, games[-1])) is not None and after.next_game_id:
-        games.append(after.next_game_id)
+        before = proposal_before(session, games[0])
+    while latest is not None and latest.next_game_id:
+        games.append(latest.next_game_id)
+        latest = latest_proposal(session, games[-1])
     return games
 
 

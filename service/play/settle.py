@@ -17,17 +17,23 @@ from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_automatic
-from service.play.clocks import dues, open_clocks, sync_clocks
+from service.play.clocks import open_clocks, sync_clocks
 from service.runtime import Runtime
 
 
 def settle(session: Session, table: Table, now: datetime) -> Table:
     """Play the automatic moves the game now waits on, bring the game row's cache of the log (its
     status) and the clocks in line; the table after."""
+    return settled_with_dues(session, table, now)[0]
+
+
+def settled_with_dues(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
+    """`settle`, with the deadline of each move owed afterwards by seat (from the clocks just
+    written, not read back)."""
     table = play_automatic(session, table, now)
     refresh_record(session, table)
-    sync_clocks(session, table, now)
-    return table
+    clocks = sync_clocks(session, table, now)
+    return table, {row.seat: row.due_at for row in clocks if row.due_at is not None}
 
 
 def finish_moves(
@@ -36,8 +42,8 @@ def finish_moves(
     """After moves appended in this transaction (from `before` to `after`): settle the game and write
     the mails everything since `before` causes. Returns the settled table and the mails (added to
     the session)."""
-    after = settle(session, after, now)
-    mails = mails_after_move(rt, before, after, dues(session, after.game_id))
+    after, due = settled_with_dues(session, after, now)
+    mails = mails_after_move(rt, before, after, due)
     session.add_all(mails)
     return after, mails
 

@@ -38,8 +38,8 @@ def turn_view(rt: Runtime, table: Table, seat: int | None, host: bool = False) -
     """The turns of a game for a seat's page (or the host's, or an onlooker's)."""
     now = rt.clock.now()
     with Session(rt.engine) as session:
-        waiting = waiting_on(session, table, now)
         taken = vacations(session, table.game_id)
+        waiting = waiting_on(session, table, now, taken)
         timed_out = timed_out_clocks(session, table.game_id) if host and table.active else []
     view = TurnView(
         waiting,

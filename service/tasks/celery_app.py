@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractContextManager, nullcontext
 
 from celery import Celery, Task
 from flask import Flask
 from kombu.exceptions import OperationalError
+
+from service.tasks.decisions import Decisions, RedisListener
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +83,16 @@ class CeleryDispatcher:
 
     def __init__(self, app: Flask) -> None:
         self._app = app
+        redis_url = app.config["PBEM"]["REDIS_URL"]
+        self._decisions = Decisions(redis_url) if redis_url else None
+
+    def listen(self, command_id: int) -> AbstractContextManager[RedisListener | None]:
+        # In-process tasks decide before `apply_move` returns: nothing to wait for.
+        return self._decisions.listen(command_id) if self._decisions else nullcontext()
+
+    def decided(self, command_ids: list[int]) -> None:
+        if self._decisions and command_ids:
+            self._decisions.decided(command_ids)
 
     def apply_move(self, command_id: int) -> None:
         from service.tasks.jobs import apply_move

@@ -73,10 +73,10 @@ def move(token: str, json: MoveRequest) -> tuple[Response, int]:
         action = access.table.rules.check_action(json.action)
     except IllegalAction as refusal:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
-    else:
-        outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action)
-        access = player_access(rt, token)
-    return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
+        return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
+    outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table)
+    version = rt.read_version(access.table.game_id)  # the game may have moved on meanwhile
+    return jsonify(outcome_json(outcome, version)), STATUS_CODES[outcome.status]
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")

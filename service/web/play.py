@@ -155,7 +155,7 @@ def move(token: str) -> Response | tuple[str, int]:
             table=table_reading(access.table),
             entry=game_entry,
         ), 200
-    outcome = submit_move(rt, access.table.game_id, access.seat, seq, action)
+    outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table)
     if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)

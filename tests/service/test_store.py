@@ -8,7 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
-from service.eventlog.store import FoldCache, VersionConflict, append_events, load_table
+from service.eventlog.store import RECENT_STATES, FoldCache, VersionConflict, append_events, load_table
 from service.play.hosting import Player, create_game
 
 EMAILS = ["ann@example.org", "bo@example.org"]
@@ -54,6 +54,28 @@ def test_cached_fold_equals_a_full_fold(app: Flask) -> None:
     assert cached.version == first.version + len(events)
     assert cached.rules.view(cached.state, 0) == full.rules.view(full.state, 0)
     assert repr(cached.state) == repr(full.state)
+
+
+def test_the_state_at_every_version_equals_a_fold_of_the_log_up_to_it(app: Flask) -> None:
+    """Recent states come from the incremental fold (cached or not), older ones from a fold."""
+    game_id = new_game(app)
+    engine = app.extensions["pbem"].engine
+    cache = FoldCache()
+    with Session(engine) as session:
+        table = load_table(session, game_id, cache)
+        while table.version <= RECENT_STATES + 5 and table.result is None:
+            seat = min(table.rules.to_act(table.state))
+            action = table.rules.legal_actions(table.state, seat)[0]
+            events = table.rules.act(table.state, seat, action)
+            append_events(session, game_id, table.version, events, seat, action, now=table.times[-1])
+            session.commit()
+            table = load_table(session, game_id, cache)
+    with Session(engine) as session:
+        uncached = load_table(session, game_id)
+    assert table.version > RECENT_STATES + 5
+    for loaded in (table, uncached):
+        for version in range(1, loaded.version + 1):
+            assert repr(loaded.state_at(version)) == repr(loaded.rules.fold(list(loaded.events[:version])))
 
 
 @pytest.mark.parametrize("statement", ["UPDATE events SET type = 'Forged'", "DELETE FROM events"])
