@@ -599,8 +599,8 @@ class DoubleSide(Game[State]):
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         """A card the seat holds, following the colour of the situation."""
         hand = state.hands[seat]
-        card = action.get("card")
-        require(card is not None, N_("Only a card can be chosen ahead."))
+        require("card" in action, N_("Only a card can be chosen ahead."))
+        card: str = action["card"]
         require(card in hand, N_("You do not hold %(card)s."), card=card_name(card, state.side))
         led = unfollowed(hand, card, situation, colour)
         require(led is None, N_("You must follow %(colour)s."), colour=word(COLOUR_NAMES.get(led or "", "")))
