@@ -184,5 +184,16 @@ def note(table: Table, row: AheadPlay) -> Message:
     if row.status == AheadStatus.PLAYED and row.seq is not None:
         line = table.rules.describe(table.events[row.seq - 1], row.seat, table.names)
         return N_("Your play chosen ahead was made: %(line)s"), {"line": line or ""}
-    reason: Message = (row.reason[0], row.reason[1]) if row.reason else (N_("it no longer fitted"), {})
+    reason = stored_message(row.reason) if row.reason else (N_("it no longer fitted"), {})
     return N_("Your play chosen ahead was not made: %(reason)s."), {"reason": reason}
+
+
+def stored_message(value: Any) -> Message:
+    """A rules message as stored in JSON (its nested messages became lists) made a message again."""
+    msgid, params = value
+    return msgid, {key: _param(param) for key, param in params.items()}
+
+
+def _param(value: Any) -> Any:
+    is_pair = isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+    return stored_message(value) if is_pair and isinstance(value[1], dict) else value
