@@ -235,6 +235,20 @@ class Game(ABC, Generic[S]):
         self._check_ahead(state, seat, situation, checked)
         return checked
 
+    def ahead_choices(self, state: S, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Every play the seat may choose ahead for a situation it is offered, each with its words."""
+        choices = []
+        for action, label in self._ahead_candidates(state, seat, situation):
+            try:
+                choices.append((self.check_ahead(state, seat, situation, action), label))
+            except IllegalAction:
+                continue
+        return choices
+
+    def _ahead_candidates(self, state: S, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Plays a seat might choose ahead for a situation, with their words (games override)."""
+        return []
+
     def _check_ahead(self, state: S, seat: int, situation: str, action: Action) -> None:
         """The game's own checks of a play chosen ahead (games that queue plays override)."""
         raise IllegalAction(N_("That situation cannot arise for your coming play."))

@@ -596,6 +596,10 @@ class DoubleSide(Game[State]):
     def situation_name(self, situation: str) -> Message:
         return word(SITUATION_NAMES[situation])
 
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        hand = sorted(state.hands[seat], key=sort_key(state.side))
+        return [({"card": card}, card_name(card, state.side)) for card in hand]
+
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         """A card the seat holds, following the colour of the situation."""
         hand = state.hands[seat]

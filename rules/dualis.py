@@ -582,6 +582,15 @@ class Dualis(Game[State]):
     def situation_name(self, situation: str) -> Message:
         return word(SITUATION_NAMES[situation])
 
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Each card held, plainly or taking a coin if one of that colour is left."""
+        choices: list[tuple[Action, Message]] = []
+        for card in sort_cards(state.hands[seat]):
+            choices.append(({"card": card}, card_name(card)))
+            coin = (N_("%(card)s, taking a coin if one is left"), {"card": card_name(card)})
+            choices.append(({"card": card, "coin": True}, coin))
+        return choices
+
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         """A card the seat holds, following the suit of the situation; a coin is taken if one of
         that colour is left when the card is played."""

@@ -515,6 +515,15 @@ class Dupli(Game[State]):
         """The two answers are separate plays."""
         return owed == chosen
 
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        if situation == CHARGE_ANSWER:
+            pair = list(state.sets[seat] or ())
+            return [({"set": pair}, (N_("keep %(cards)s"), {"cards": pair_name(pair)}))]
+        return [
+            ({"cancel": True}, word(N_("spend a Patriotism"))),
+            ({"cancel": False}, word(N_("keep my Patriotism"))),
+        ]
+
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         if situation == CHARGE_ANSWER:
             pair = sorted(action.get("set") or ())

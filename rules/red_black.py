@@ -355,6 +355,9 @@ class RedBlackDuel(Game[State]):
     def situation_name(self, situation: str) -> Message:
         return word(N_("my next face-down card"))
 
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        return [({"card": card}, card_name(card)) for card in by_strength(state.hands[seat])]
+
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         require("card" in action, N_("A fold is never chosen ahead: fold when you mean it."))
         card = action["card"]

@@ -9,6 +9,7 @@ replaces the whole queue; a move by hand, a new player in the seat or the end of
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +21,7 @@ from rules import IllegalAction
 from rules.base import N_, Action, Message, is_message
 from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, append_move
+from service.i18n import say
 from service.runtime import Runtime
 
 # The most plays a seat may choose ahead at once (one per situation; Double Side Play has five).
@@ -107,6 +109,37 @@ def queue_of(rt: Runtime, table: Table, seat: int) -> list[Chosen]:
         rows = chosen_rows(session, table.game_id, seat)
     key_version = table.seats[seat].key_version
     return [Chosen(row.situation, row.action) for row in rows if row.key_version == key_version]
+
+
+@dataclass(frozen=True)
+class AheadRow:
+    """One situation of the seat's coming play on its page: its words, the plays it may choose
+    (the action as JSON, with its words) and the one chosen (its JSON, "" for none)."""
+
+    situation: str
+    name: str
+    choices: list[tuple[str, str]]
+    chosen: str
+
+
+def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
+    """The seat's "choose ahead" panel, in the reader's words (empty when nothing can be chosen)."""
+    rules, state = table.rules, table.state
+    chosen = {play.situation: play.action for play in queue_of(rt, table, seat)}
+    return [
+        AheadRow(
+            situation,
+            say(rules.situation_name(situation)),
+            [(as_json(action), say(label)) for action, label in rules.ahead_choices(state, seat, situation)],
+            as_json(chosen[situation]) if situation in chosen else "",
+        )
+        for situation in rules.ahead_situations(state, seat)
+    ]
+
+
+def as_json(action: Action) -> str:
+    """An action as the page's form carries it."""
+    return json.dumps(action, sort_keys=True)
 
 
 def play_chosen(session: Session, table: Table, now: datetime) -> Table | None:

@@ -5,6 +5,7 @@ made after a restart; nobody else can tell; bad input changes nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from typing import Any
@@ -12,12 +13,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin
 from service.eventlog.store import FoldCache
 from service.play.hosting import create_game, keep_seat
-from tests.helpers import mails, play_path, without_links
+from tests.helpers import mails, play_path, post_form, without_links
 from tests.service.turns import HOST, people, play, to_act
 
 NAMES = {"dualis": ("Ann", "Bo", "Cy", "Di"), "double_side": ("Ann", "Bo", "Cy"), "red_black": ("Ann", "Bo")}
@@ -262,3 +264,31 @@ def test_a_chosen_play_survives_a_restart(app: Flask, client: FlaskClient) -> No
     restarted = replace(rt, cache=FoldCache(), replays=FoldCache(64))
     play(restarted, game_id, 0, {"card": "S1R"})
     assert restarted.read_table(game_id).actions[-1] == {"card": "S9B"}
+
+
+def test_the_page_chooses_ahead_like_the_api(app: Flask, client: FlaskClient) -> None:
+    rt = app.extensions["pbem"]
+    by_page, page_links = new_game(app, "dualis")
+    by_api, api_links = new_game(app, "dualis")
+    page = client.get(page_links[1]).get_data(as_text=True)
+    assert "Choose ahead" in page and 'name="ahead-led:S"' in page and "Star 8 Red, taking a coin" in page
+    chosen = json.dumps({"card": "S8R", "coin": True}, sort_keys=True)
+    assert post_form(client, page_links[1], "/ahead", **{"ahead-led:S": chosen}).status_code == 303
+    assert (
+        choose(
+            client, api_links[1], [{"situation": "led:S", "action": {"card": "S8R", "coin": True}}]
+        ).status_code
+        == 200
+    )
+    assert (
+        client.get(f"/api{page_links[1]}/ahead").get_json()
+        == client.get(f"/api{api_links[1]}/ahead").get_json()
+    )
+    assert f'value="{escape(chosen)}" selected' in client.get(page_links[1]).get_data(as_text=True)
+    refused = post_form(client, page_links[1], "/ahead", **{"ahead-lead": chosen})
+    assert refused.status_code == 422 and "cannot arise" in refused.get_data(as_text=True)
+    assert post_form(client, page_links[1], "/ahead", **{"ahead-led:S": "{damaged"}).status_code == 400
+    for game_id in (by_page, by_api):
+        play(rt, game_id, 0, {"card": "S1R"})
+    assert rt.read_table(by_page).events == rt.read_table(by_api).events
+    assert post_form(client, page_links[3], "/ahead", cancel="yes").status_code == 303
