@@ -198,6 +198,91 @@ class Game(ABC, Generic[S]):
     def _act(self, state: S, seat: int, action: Action) -> list[Event]:
         """The events of a well-formed action (it has one of `action_shapes`) in a game being played."""
 
+    # --- plays chosen ahead of the turn ---------------------------------------------------------
+
+    def ahead_situations(self, state: S, seat: int) -> tuple[str, ...]:
+        """The situations of the seat's coming play it may choose a play for now, ahead of its turn
+        (none while it owes a move, once the game is over, or where its game queues nothing)."""
+        if closure(state) or self.result(state) is not None or seat in self.to_act(state):
+            return ()
+        return self._ahead(state, seat)
+
+    def _ahead(self, state: S, seat: int) -> tuple[str, ...]:
+        """The situations a seat not owing a move may choose its coming play for (games override)."""
+        return ()
+
+    def situation(self, state: S, seat: int) -> str | None:
+        """The situation of the play the seat owes now, if a play chosen ahead may answer it."""
+        if closure(state) or seat not in self.to_act(state):
+            return None
+        return self._situation(state, seat)
+
+    def _situation(self, state: S, seat: int) -> str | None:
+        """The situation of an owed play, for the games that queue plays (games override)."""
+        return None
+
+    def situation_name(self, situation: str) -> Message:
+        """A situation in the game's words ("if Stars are led")."""
+        raise ValueError(f"{self.name} has no situation {situation!r}")
+
+    def check_ahead(self, state: S, seat: int, situation: str, action: object) -> Action:
+        """A play chosen ahead for one situation of the seat's coming play, checked as far as it can
+        be now (its shape, a card the seat holds, following); IllegalAction naming what is wrong."""
+        require(
+            situation in self.ahead_situations(state, seat),
+            N_("That situation cannot arise for your coming play."),
+        )
+        checked = self.check_action(action)
+        self._check_ahead(state, seat, situation, checked)
+        return checked
+
+    def ahead_choices(self, state: S, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Every play the seat may choose ahead for a situation it is offered, each with its words."""
+        choices = []
+        for action, label in self._ahead_candidates(state, seat, situation):
+            try:
+                choices.append((self.check_ahead(state, seat, situation, action), label))
+            except IllegalAction:
+                continue
+        return choices
+
+    def _ahead_candidates(self, state: S, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Plays a seat might choose ahead for a situation, with their words (games override)."""
+        return []
+
+    def _check_ahead(self, state: S, seat: int, situation: str, action: Action) -> None:
+        """The game's own checks of a play chosen ahead (games that queue plays override)."""
+        raise IllegalAction(N_("That situation cannot arise for your coming play."))
+
+    def play_ahead(self, state: S, seat: int, chosen: Mapping[str, Action]) -> Action | Message:
+        """The play to make now among those the seat chose ahead (by situation) for the play it owes,
+        or why none fits: none chosen for this situation, or the rules refuse it now."""
+        situation = self.situation(state, seat)
+        if situation is None:
+            raise ValueError("the seat owes no play a play chosen ahead answers")
+        if situation not in chosen:
+            return N_("you chose no play for this case: %(situation)s"), {
+                "situation": self.situation_name(situation)
+            }
+        action = self._ready(state, seat, chosen[situation])
+        if is_message(action):
+            return cast(Message, action)
+        try:
+            self.act(state, seat, action)
+        except IllegalAction as refusal:
+            return refusal.msgid, refusal.params
+        return action
+
+    def _ready(self, state: S, seat: int, action: Action) -> Action | Message:
+        """A play chosen ahead as it is made now (Duālis drops a coin none is left of), or why it
+        no longer fits."""
+        return action
+
+    def answered_together(self, owed: str, chosen: str) -> bool:
+        """Whether a play chosen ahead for `chosen` is used up when the seat owes a play in situation
+        `owed`: by default every situation is an alternative of the one coming play."""
+        return True
+
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What that seat may see (None: a spectator), as plain JSON, with how a decision ended it."""
         return with_closure(self._view(state, seat), state)

@@ -45,21 +45,33 @@ from rules.base import (
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Shape
 from rules.tricks import (
+    LEAD,
+    LED,
     CompletedTrick,
     Play,
     TrickWindow,
+    coming_card_situations,
     face_down_line,
     face_down_play,
     next_seat,
+    owed_card_situation,
     playable,
     shown_tricks,
     trick_heading,
     trick_window,
+    unfollowed,
     winning_index,
 )
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue"), "G": N_("Green"), "Y": N_("Yellow")}
+SITUATION_NAMES: dict[str, str] = {
+    LEAD: N_("if I lead"),
+    LED + "R": N_("if Red is led"),
+    LED + "B": N_("if Blue is led"),
+    LED + "G": N_("if Green is led"),
+    LED + "Y": N_("if Yellow is led"),
+}
 DECK: tuple[str, ...] = tuple(f"{colour}{black}" for colour in COLOURS for black in range(1, 13))
 ACTION_SHAPES = (
     Shape(
@@ -571,6 +583,35 @@ class DoubleSide(Game[State]):
                 colour=word(COLOUR_NAMES[led]),
             )
         return self._play_events(state, seat, card)
+
+    # --- plays chosen ahead ---------------------------------------------------------------------
+
+    def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
+        """Leading or following each colour in the coming trick, or the colour led in this one."""
+        if state.phase not in ("trump", "play") or not state.hands[seat]:
+            return ()
+        leader = state.leader if state.phase == "trump" else state.turn
+        return coming_card_situations(seat, state.trick, leader, COLOURS, self._led(state))
+
+    def _situation(self, state: State, seat: int) -> str | None:
+        """The card owed (the trump choice is made once the dice are known, so never ahead)."""
+        return owed_card_situation(self._led(state)) if state.phase == "play" else None
+
+    def situation_name(self, situation: str) -> Message:
+        return word(SITUATION_NAMES[situation])
+
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        hand = sorted(state.hands[seat], key=sort_key(state.side))
+        return [({"card": card}, card_name(card, state.side)) for card in hand]
+
+    def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
+        """A card the seat holds, following the colour of the situation."""
+        hand = state.hands[seat]
+        require("card" in action, N_("Only a card can be chosen ahead."))
+        card: str = action["card"]
+        require(card in hand, N_("You do not hold %(card)s."), card=card_name(card, state.side))
+        led = unfollowed(hand, card, situation, colour)
+        require(led is None, N_("You must follow %(colour)s."), colour=word(COLOUR_NAMES.get(led or "", "")))
 
     def _play_events(self, state: State, seat: int, card: str) -> list[Event]:
         """CardPlayed, then as they fall due: TrickWon, HandsTurnedOver, RoundScored, and GameEnded

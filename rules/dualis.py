@@ -52,17 +52,22 @@ from rules.base import (
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Shape
 from rules.tricks import (
+    LEAD,
+    LED,
     CompletedTrick,
     Play,
     TrickWindow,
+    coming_card_situations,
     face_down_line,
     face_down_play,
     next_seat,
+    owed_card_situation,
     playable,
     seat_order,
     shown_tricks,
     trick_heading,
     trick_window,
+    unfollowed,
     winning_index,
 )
 
@@ -75,6 +80,11 @@ MUST_FOLLOW = {"S": N_("You must follow suit: play a Star."), "M": N_("You must 
 CARDS: tuple[str, ...] = tuple(f"{s}{n}{c}" for s in SUITS for n in range(1, 14) for c in COLOURS)
 CARD_INFO: dict[str, tuple[str, int, str]] = {card: (card[0], int(card[1:-1]), card[-1]) for card in CARDS}
 SORT_KEY: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
+SITUATION_NAMES: dict[str, str] = {
+    LEAD: N_("if I lead"),
+    LED + "S": N_("if Stars are led"),
+    LED + "M": N_("if Moons are led"),
+}
 SUIT_NAMES: dict[str, str] = {"S": N_("Star"), "M": N_("Moon")}
 COLOUR_NAMES: dict[str, str] = {"R": N_("Red"), "B": N_("Blue")}
 ACTION_SHAPES = (
@@ -562,6 +572,46 @@ class Dualis(Game[State]):
                 else N_("No Blue coin is left in the centre.")
             )
         return card, coin
+
+    # --- plays chosen ahead ---------------------------------------------------------------------
+
+    def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
+        """Leading or following each suit in the coming trick, or the suit led in this one."""
+        if state.round == 0 or not state.hands[seat]:
+            return ()
+        return coming_card_situations(seat, state.trick, state.leader, SUITS, self.led_suit(state))
+
+    def _situation(self, state: State, seat: int) -> str | None:
+        return owed_card_situation(self.led_suit(state))
+
+    def situation_name(self, situation: str) -> Message:
+        return word(SITUATION_NAMES[situation])
+
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        """Each card held, plainly or taking a coin if one of that colour is left."""
+        choices: list[tuple[Action, Message]] = []
+        for card in sort_cards(state.hands[seat]):
+            choices.append(({"card": card}, card_name(card)))
+            coin = (N_("%(card)s, taking a coin if one is left"), {"card": card_name(card)})
+            choices.append(({"card": card, "coin": True}, coin))
+        return choices
+
+    def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
+        """A card the seat holds, following the suit of the situation; a coin is taken if one of
+        that colour is left when the card is played."""
+        hand = state.hands[seat]
+        card = action["card"]
+        require(card in hand, N_("You do not hold %(card)s."), card=card_name(card))
+        led = unfollowed(hand, card, situation, suit_of)
+        if led is not None:
+            raise IllegalAction(MUST_FOLLOW[led])
+
+    def _ready(self, state: State, seat: int, action: Action) -> Action | Message:
+        """The card, with its coin only if one of that colour is left."""
+        card = action["card"]
+        if action.get("coin") and card in state.hands[seat] and not self.coin_left(state, card):
+            return {"card": card}
+        return action
 
     def _won_event(self, state: State) -> Event:
         """TrickWon for a full trick, with everything that decided it."""

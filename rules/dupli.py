@@ -62,6 +62,14 @@ WARS = 4
 SET_SIZE = 2  # cards each player sets per war
 AGGRESSIVE = frozenset({"tyranny", "charge"})  # the cards Benevolence aims at and Subversion punishes
 MAX_SEATS = 4
+# The plays chosen ahead: the answer to a Charge (keeping the set cards) and the standing answer to a
+# Benevolence aimed at the seat (spending a Patriotism or not).
+CHARGE_ANSWER = "charge"
+PATRIOTISM_ANSWER = "patriotism"
+SITUATION_NAMES = {
+    CHARGE_ANSWER: N_("if a Charge is set: keep my cards"),
+    PATRIOTISM_ANSWER: N_("if a Benevolence is aimed at my card"),
+}
 TARGET = N_('A target is {"seat": N, "slot": 0 or 1}, or null to pass.')
 ACTION_SHAPES = (
     Shape(
@@ -485,6 +493,49 @@ class Dupli(Game[State]):
                 card=state.reveal.sets[seat][aim.target[1]],
             )
         ]
+
+    # --- plays chosen ahead ---------------------------------------------------------------------
+
+    def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
+        """Keeping the set cards if a Charge comes (once set), and the Patriotism answer while the
+        seat holds a Patriotism anywhere."""
+        if state.phase in ("deal", "end", "over"):
+            return ()
+        keep = (CHARGE_ANSWER,) if state.phase == "set" and state.sets[seat] is not None else ()
+        held = state.hands[seat] + tuple(state.sets[seat] or ()) + state.vp[seat]
+        return keep + ((PATRIOTISM_ANSWER,) if "patriotism" in held else ())
+
+    def _situation(self, state: State, seat: int) -> str | None:
+        return {"charge": CHARGE_ANSWER, "react": PATRIOTISM_ANSWER}.get(state.phase)
+
+    def situation_name(self, situation: str) -> Message:
+        return word(SITUATION_NAMES[situation])
+
+    def answered_together(self, owed: str, chosen: str) -> bool:
+        """The two answers are separate plays."""
+        return owed == chosen
+
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        if situation == CHARGE_ANSWER:
+            pair = list(state.sets[seat] or ())
+            return [({"set": pair}, (N_("keep %(cards)s"), {"cards": pair_name(pair)}))]
+        return [
+            ({"cancel": True}, word(N_("spend a Patriotism"))),
+            ({"cancel": False}, word(N_("keep my Patriotism"))),
+        ]
+
+    def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
+        if situation == CHARGE_ANSWER:
+            pair = sorted(action.get("set") or ())
+            require(pair == list(state.sets[seat] or ()), N_("Only keeping your set cards is chosen ahead."))
+        else:
+            require("cancel" in action, N_("Choose whether to spend a Patriotism."))
+
+    def _ready(self, state: State, seat: int, action: Action) -> Action | Message:
+        """Keeping applies only to the cards set when it was chosen."""
+        if "set" in action and sorted(action["set"]) != list(state.sets[seat] or ()):
+            return N_("your set cards are not the ones you chose to keep"), {}
+        return action
 
     def _apply_all(self, state: State, events: Iterable[Event]) -> State:
         """The state after these events."""

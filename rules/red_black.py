@@ -69,6 +69,7 @@ BANKRUPT = 4  # at most this many chips at the start of a round ends the game
 TARGET = 30  # at least this many chips at the start of a round ends the game
 
 FOLD: Action = {"fold": True}
+NEXT_CARD = "card"  # the one situation a play is chosen ahead for: the seat's next face-down card
 ACTION_SHAPES = (
     Shape({"card": Choice(DECK, N_("%(value)s is not a card: cards are written like AS, 10H, 7D or 2C."))}),
     Shape({"fold": Choice((True,), N_('To fold, send {"fold": true}.'))}),
@@ -343,6 +344,26 @@ class RedBlackDuel(Game[State]):
         if state.phase == "play":
             return [*cards, dict(FOLD)] if self._turn(state) == seat else [dict(FOLD)]
         return []
+
+    # --- plays chosen ahead ---------------------------------------------------------------------
+
+    def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
+        """The next face-down card (the other's card is hidden anyway); a fold is never chosen ahead."""
+        return (NEXT_CARD,) if state.phase in ("camp", "play") and state.hands[seat] else ()
+
+    def _situation(self, state: State, seat: int) -> str | None:
+        return NEXT_CARD if state.phase in ("camp", "play") else None
+
+    def situation_name(self, situation: str) -> Message:
+        return word(N_("my next face-down card"))
+
+    def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
+        return [({"card": card}, card_name(card)) for card in by_strength(state.hands[seat])]
+
+    def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
+        require("card" in action, N_("A fold is never chosen ahead: fold when you mean it."))
+        card = action["card"]
+        require(card in state.hands[seat], N_("You do not hold %(card)s."), card=card_name(card))
 
     def _result(self, state: State) -> dict[str, Any] | None:
         """None while running; else winners, draw, final chips, who was bankrupt / reached 30, rounds."""

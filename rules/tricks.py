@@ -144,3 +144,41 @@ def trick_heading(event: Event, round_: int) -> Heading:
     if event.get("type") in ("CardPlayed", "TrickWon"):
         return Heading(round_, title, event["trick"], (N_("Trick %(trick)s"), {"trick": event["trick"]}))
     return Heading(round_, title)
+
+
+# --- plays chosen ahead: the situations of a seat's coming card ------------------------------------
+
+LEAD = "lead"  # the seat leads the trick
+LED = "led:"  # followed by the led group (suit or colour): the seat follows it
+
+
+def coming_card_situations(
+    seat: int, trick: Sequence[Play], leader: int | None, groups: Sequence[str], led: str | None
+) -> tuple[str, ...]:
+    """The situations of a seat's coming card while it owes none: in the trick in progress if it has
+    yet to play in it (the led group once led; before the lead, leading if it is the leader, else any
+    group), otherwise in the next trick, which it may lead or follow."""
+    following = tuple(LED + group for group in groups)
+    if any(play.seat == seat for play in trick):
+        return (LEAD, *following)
+    if led is not None:
+        return (LED + led,)
+    return (LEAD,) if leader == seat else following
+
+
+def owed_card_situation(led: str | None) -> str:
+    """The situation of the card a seat owes now: leading, or following the led group."""
+    return LEAD if led is None else LED + led
+
+
+def unfollowed(
+    hand: Sequence[Card], card: Card, situation: str, group: Callable[[Card], object]
+) -> str | None:
+    """The led group a card chosen ahead for `situation` fails to follow while the hand holds that
+    group (the seat's hand is the same when its coming card is due); None when it may be played."""
+    if not situation.startswith(LED):
+        return None
+    led = situation.removeprefix(LED)
+    if group(card) != led and any(group(other) == led for other in hand):
+        return led
+    return None

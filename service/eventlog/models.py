@@ -339,3 +339,35 @@ class RematchProposal(SQLModel, table=True):
     created_at: datetime
     decided_at: datetime | None = None
     next_game_id: str | None = Field(default=None, foreign_key="games.id", max_length=32)
+
+
+class AheadStatus(StrEnum):
+    """What became of a play chosen ahead of the turn."""
+
+    CHOSEN = "chosen"  # waiting for its situation
+    PLAYED = "played"  # made when the seat owed it, as the player's own move
+    DROPPED = "dropped"  # it did not fit (or was replaced, cancelled, or the seat changed hands)
+
+
+class AheadPlay(SQLModel, table=True):
+    """A play a seat chose ahead of its turn for one situation of its coming play (the seat's secret:
+    only that seat's page, JSON and mails show it). `key_version` is the seat's link version when it
+    was chosen: a seat given to a new player never plays the old player's choice. Once settled,
+    `seq` names the event it made, or `reason` (a rules message as JSON) why it did not fit, until a
+    mail to the seat has told it (`told`)."""
+
+    __tablename__ = "queued_plays"
+    __table_args__ = (Index("ix_queued_plays_game_status", "game_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int
+    key_version: int
+    situation: str = Field(max_length=32)
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=AheadStatus.CHOSEN, max_length=16)
+    chosen_at: datetime
+    settled_at: datetime | None = None
+    seq: int | None = None
+    reason: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    told: bool = Field(default=False)

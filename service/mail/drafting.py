@@ -11,7 +11,7 @@ link (in the footer and, at delivery, in the List-Unsubscribe header).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -20,6 +20,7 @@ from flask import render_template
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from rules.base import Message
 from service.catalog import entry
 from service.eventlog.models import (
     EventOrigin,
@@ -31,7 +32,7 @@ from service.eventlog.models import (
     SeatRecord,
 )
 from service.eventlog.store import Table
-from service.i18n import DEFAULT_LANGUAGE
+from service.i18n import DEFAULT_LANGUAGE, say
 from service.links import AddressLink, GameLink, MailReader, PlayerLink, ReplyLink, address_key, issued_at
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
@@ -200,6 +201,7 @@ def _drafted_in_language(
         "can_reply": seat is not None,
         "lines": lines_since_last_move(rt, table, seat) if seat is not None else [],
         **context,
+        "ahead": [say(message) for message in context.get("ahead", ())],
     }
     return outbox_row(
         rt,
@@ -313,7 +315,11 @@ def invitation_mails(rt: Runtime, table: Table, dues: Mapping[int, datetime]) ->
 
 
 def mails_after_move(
-    rt: Runtime, before: Table, after: Table, dues: Mapping[int, datetime]
+    rt: Runtime,
+    before: Table,
+    after: Table,
+    dues: Mapping[int, datetime],
+    ahead: Mapping[int, Sequence[Message]] | None = None,
 ) -> list[OutboxMail]:
     """The mails that the moves from `before` to `after` cause, at most one per person: game over to
     everyone; else "your move" (with its deadline in a timed game: `dues`, by seat) to each seat
@@ -335,12 +341,13 @@ def mails_after_move(
             kind = MailKind.YOUR_TURN
         elif seat.seat in auto_played:
             kind = MailKind.AUTO_PLAYED
-        elif reported:
+        elif reported or (ahead and ahead.get(seat.seat)):
             kind = MailKind.REPORT
         else:
             continue
         context = {
             "link": player_url(rt, after, seat.seat),
+            "ahead": (ahead or {}).get(seat.seat, ()),
         }
         due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
         mails.append(draft_mail(rt, after, kind, seat.seat, context, due))

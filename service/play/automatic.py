@@ -1,7 +1,8 @@
 """Moves nobody makes by hand: the seat-keeper's (for bot seats, and for players who ran out of time
 until they return) and forced moves played for players who keep auto-play on.
 
-Every such move goes through `play_for`, which appends it with its origin and action like a move by
+A play the seat's player chose ahead (service/play/ahead.py) comes first, as the player's own move.
+Every other such move goes through `play_for`, which appends it with its origin and action like a move by
 hand; `play_automatic` repeats it while the game waits on a seat that moves automatically.
 """
 
@@ -15,6 +16,7 @@ from sqlmodel import Session
 from bots import choose_action
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
+from service.play.ahead import play_chosen
 
 # Moves played in one transaction; the rest (only when every seat plays automatically) is left to
 # the next run of the beat task, which finds the open clocks marked automatic.
@@ -63,8 +65,13 @@ def play_for(session: Session, table: Table, seat: int, origin: str, now: dateti
 
 def play_automatic(session: Session, table: Table, now: datetime) -> Table:
     """Play automatic moves while the game waits on a seat that moves automatically (at most
-    MAX_AUTOMATIC_MOVES of them)."""
+    MAX_AUTOMATIC_MOVES of them): first the plays its players chose ahead, which take precedence over
+    the seat-keeper, then the seat-keeper's and auto-play's."""
     for _ in range(MAX_AUTOMATIC_MOVES):
+        chosen = play_chosen(session, table, now)
+        if chosen is not None:
+            table = chosen
+            continue
         turn = next_automatic(table)
         if turn is None:
             break

@@ -23,6 +23,7 @@ from rules.base import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
+from service.play.ahead import drop_on_move_by_hand
 from service.play.settle import finish_moves
 from service.runtime import Listener, Runtime
 
@@ -280,6 +281,7 @@ def _decide_command(
     # rolls the whole transaction back, this mark with it).
     command.status = CommandStatus.ACCEPTED
     after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
+    drop_on_move_by_hand(session, before.game_id, command.seat, now)
     seat = before.seats[command.seat]
     if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
         seat.keeper = SeatKeeper.PLAYER

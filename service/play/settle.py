@@ -16,6 +16,7 @@ from service.eventlog.store import Table, append_move, refresh_record
 from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
 from service.mail.kinds import MailKind
+from service.play.ahead import note, untold
 from service.play.automatic import play_automatic
 from service.play.clocks import open_clocks, sync_clocks
 from service.runtime import Runtime
@@ -43,8 +44,16 @@ def finish_moves(
     the mails everything since `before` causes. Returns the settled table and the mails (added to
     the session)."""
     after, due = settled_with_dues(session, after, now)
-    mails = mails_after_move(rt, before, after, due)
+    notes = untold(session, after)
+    told = {seat: [note(after, row) for row in rows] for seat, rows in notes.items()}
+    mails = mails_after_move(rt, before, after, due, told)
     session.add_all(mails)
+    mailed = {mail.seat for mail in mails}
+    for seat, rows in notes.items():
+        if seat in mailed or after.result is not None:
+            for row in rows:
+                row.told = True
+                session.add(row)
     return after, mails
 
 

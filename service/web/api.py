@@ -13,15 +13,18 @@ from werkzeug.wrappers import Response
 
 from rules import IllegalAction
 from service.i18n import say
+from service.play.ahead import AheadRefused, queue_of, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.turn_view import turn_json, turn_view
 from service.runtime import runtime
-from service.web.access import player_access, player_summary
+from service.web.access import SeatAccess, player_access, player_summary
 from service.web.openapi import (
     LINK_ERRORS,
     MOVE_ANSWERS,
+    AheadAnswer,
+    AheadRequest,
     MoveAnswer,
     MoveRequest,
     SeatState,
@@ -108,6 +111,58 @@ def settings(token: str, json: SettingsRequest) -> Response:
         abort(422, str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)
     return jsonify({"settings": chosen.as_json()})
+
+
+def ahead_json(access: SeatAccess) -> dict[str, Any]:
+    """The seat's own plays chosen ahead, and the situations it may choose one for now, in words."""
+    rt, table, seat = runtime(), access.table, access.seat
+    rules = table.rules
+    return {
+        "plays": [
+            {
+                "situation": play.situation,
+                "name": say(rules.situation_name(play.situation)),
+                "action": play.action,
+            }
+            for play in queue_of(rt, table, seat)
+        ],
+        "situations": [
+            {"situation": situation, "name": say(rules.situation_name(situation))}
+            for situation in rules.ahead_situations(table.state, seat)
+        ],
+    }
+
+
+@blueprint.get("/play/<token>/ahead")
+@spec.validate(resp=Answers(HTTP_200=AheadAnswer, **LINK_ERRORS))
+def ahead(token: str) -> Response:
+    """The seat's plays chosen ahead of its turn (only this seat's link sees them)."""
+    return jsonify(ahead_json(player_access(runtime(), token)))
+
+
+@blueprint.post("/play/<token>/ahead")
+@spec.validate(json=AheadRequest, resp=Answers(HTTP_200=AheadAnswer, **errors(400, 422), **LINK_ERRORS))
+def choose_ahead(token: str, json: AheadRequest) -> Response:
+    """Replace the seat's plays chosen ahead (an empty list cancels them); 422 naming what the rules
+    refuse, and nothing stored."""
+    rt = runtime()
+    access = player_access(rt, token)
+    plays = [{"situation": play.situation, "action": play.action} for play in json.plays]
+    try:
+        set_queue(rt, access.table.game_id, access.seat, plays)
+    except AheadRefused as refusal:
+        abort(422, say(refusal.message))
+    return jsonify(ahead_json(player_access(rt, token)))
+
+
+@blueprint.delete("/play/<token>/ahead")
+@spec.validate(resp=Answers(HTTP_200=AheadAnswer, **LINK_ERRORS))
+def cancel_ahead(token: str) -> Response:
+    """Cancel the seat's plays chosen ahead."""
+    rt = runtime()
+    access = player_access(rt, token)
+    set_queue(rt, access.table.game_id, access.seat, [])
+    return jsonify(ahead_json(player_access(rt, token)))
 
 
 @blueprint.post("/play/<token>/rematch")

@@ -17,6 +17,7 @@ from spectree import Response, SpecTree
 
 from rules import GAMES, get_game
 from service.links import SQL_INT_MAX
+from service.play.ahead import MAX_AHEAD
 from service.play.moves import MoveStatus
 
 ACTION_SCHEMA = {"anyOf": [shape for game in GAMES for shape in get_game(game).action_schema()["anyOf"]]}
@@ -36,6 +37,28 @@ class SettingsRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     notify: StrictStr | None = Field(None, max_length=16, description="turn, digest or none")
     timezone: StrictStr | None = Field(None, max_length=64, description="an IANA zone, or empty")
+
+
+class AheadChoice(BaseModel):
+    """One play chosen ahead: the situation of the coming play it answers, and the action."""
+
+    model_config = ConfigDict(extra="forbid")
+    situation: StrictStr = Field(max_length=32, description='a situation the seat was offered, e.g. "led:S"')
+    action: Annotated[JsonValue, WithJsonSchema(ACTION_SCHEMA)]
+
+
+class AheadRequest(BaseModel):
+    """The seat's whole queue of plays chosen ahead (it replaces the one before; empty: none)."""
+
+    model_config = ConfigDict(extra="forbid")
+    plays: list[AheadChoice] = Field(max_length=MAX_AHEAD)
+
+
+class AheadAnswer(BaseModel):
+    """The seat's plays chosen ahead and the situations it may choose one for now, in words."""
+
+    plays: list[dict[str, Any]]
+    situations: list[dict[str, str]]
 
 
 class MoveAnswer(BaseModel):

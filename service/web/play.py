@@ -15,6 +15,7 @@ from rules import IllegalAction
 from service.catalog import entry
 from service.i18n import say
 from service.mail.drafting import game_title
+from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
@@ -50,6 +51,7 @@ def render_seat_page(
     settings_error: str | None = None,
     vacation_form: VacationForm | None = None,
     refusal: str | None = None,
+    ahead_refusal: str | None = None,
 ) -> tuple[str, int]:
     """The player page for a seat, with the outcome of their last submission if any, their mail
     settings (with why the last change was refused, if it was) and their turn settings (or why a
@@ -85,6 +87,8 @@ def render_seat_page(
             vacation_form=vacation_form,
             refusal=refusal,
             rematch=rematch_view(rt, table, access.seat),
+            ahead=ahead_panel(rt, table, access.seat) if table.active else [],
+            ahead_refusal=ahead_refusal,
         ),
         status,
     )
@@ -199,6 +203,35 @@ def auto_play(token: str) -> Response:
     else:
         flash(_("Auto-play is off: you make every move yourself."))
     return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/ahead")
+def choose_ahead(token: str) -> ResponseReturnValue:
+    """The "choose ahead" form: per situation offered, a play (its JSON) or "" for none; "cancel"
+    drops them all. 422 with the page and the rules' reason if refused (nothing stored)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    plays = [] if request.form.get("cancel") else ahead_form_plays(request.form)
+    try:
+        set_queue(rt, access.table.game_id, access.seat, plays)
+    except AheadRefused as refusal:
+        return render_seat_page(access, status=422, ahead_refusal=say(refusal.message))
+    flash(_("Your plays chosen ahead are saved.") if plays else _("No play is chosen ahead."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+def ahead_form_plays(form: Any) -> list[dict[str, Any]]:
+    """The plays a "choose ahead" form carries (fields `ahead-<situation>`); 400 if one is damaged."""
+    plays = []
+    for field, value in form.items(multi=True):
+        if not field.startswith("ahead-") or not value:
+            continue
+        try:
+            action = json.loads(value)
+        except ValueError:
+            abort(400, str(DAMAGED))
+        plays.append({"situation": field.removeprefix("ahead-")[:32], "action": action})
+    return plays
 
 
 @blueprint.post("/play/<token>/vacations")

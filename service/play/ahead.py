@@ -1,0 +1,232 @@
+"""Plays chosen ahead of the turn ("queued plays"): a seat that owes no move yet chooses its coming
+play for each situation the rules name ("if Stars are led"), and the play is made in the transaction
+that makes the seat owe it, as the player's own move (origin player: the log cannot tell), if it
+fits then; otherwise it is dropped and the seat's next mail says why.
+
+A queue is the seat's secret: it is read only for that seat's page, JSON and mails. Choosing again
+replaces the whole queue; a move by hand, a new player in the seat or the end of the game drops it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from rules import IllegalAction
+from rules.base import N_, Action, Message, is_message
+from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail
+from service.eventlog.store import Table, append_move
+from service.i18n import say
+from service.runtime import Runtime
+
+# The most plays a seat may choose ahead at once (one per situation; Double Side Play has five).
+MAX_AHEAD = 8
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """One play chosen ahead, as the seat sees it."""
+
+    situation: str
+    action: Action
+
+
+class AheadRefused(Exception):
+    """A queue the rules refuse now: the message names what is wrong (nothing is stored)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message[0])
+        self.message = message
+
+
+def chosen_rows(session: Session, game_id: str, seat: int | None = None) -> list[AheadPlay]:
+    """The plays chosen ahead still waiting in a game (of one seat, or every seat), oldest first."""
+    query = select(AheadPlay).where(AheadPlay.game_id == game_id, AheadPlay.status == AheadStatus.CHOSEN)
+    if seat is not None:
+        query = query.where(AheadPlay.seat == seat)
+    return list(session.exec(query.order_by(col(AheadPlay.id))).all())
+
+
+def checked_queue(table: Table, seat: int, plays: Sequence[Mapping[str, Any]]) -> list[Chosen]:
+    """The plays as the rules accept them for the seat's coming play; AheadRefused otherwise."""
+    if len(plays) > MAX_AHEAD:
+        raise AheadRefused((N_("At most %(count)s plays can be chosen ahead."), {"count": MAX_AHEAD}))
+    situations = [play["situation"] for play in plays]
+    if len(set(situations)) != len(situations):
+        raise AheadRefused((N_("Choose one play per situation."), {}))
+    try:
+        return [
+            Chosen(
+                play["situation"],
+                table.rules.check_ahead(table.state, seat, play["situation"], play["action"]),
+            )
+            for play in plays
+        ]
+    except IllegalAction as refusal:
+        raise AheadRefused((refusal.msgid, refusal.params)) from refusal
+
+
+def drop(rows: Sequence[AheadPlay], now: datetime, session: Session) -> None:
+    """Drop plays chosen ahead without a word to the seat (replaced, cancelled, or another player)."""
+    for row in rows:
+        row.status, row.settled_at, row.told = AheadStatus.DROPPED, now, True
+        session.add(row)
+
+
+def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str, Any]]) -> list[Chosen]:
+    """Replace the seat's queue by these plays (none: cancel it); AheadRefused, and nothing changed,
+    if the rules refuse one of them. The queue as stored."""
+
+    def change(session: Session, table: Table) -> tuple[list[Chosen], list[OutboxMail]]:
+        chosen = checked_queue(table, seat, plays)
+        now = rt.clock.now()
+        drop(chosen_rows(session, game_id, seat), now, session)
+        key_version = table.seats[seat].key_version
+        for play in chosen:
+            session.add(
+                AheadPlay(
+                    game_id=game_id,
+                    seat=seat,
+                    key_version=key_version,
+                    situation=play.situation,
+                    action=play.action,
+                    chosen_at=now,
+                )
+            )
+        return chosen, []
+
+    return rt.in_game(game_id, change)
+
+
+def queue_of(rt: Runtime, table: Table, seat: int) -> list[Chosen]:
+    """The seat's plays chosen ahead still waiting (for its own page and JSON only)."""
+    with Session(rt.engine) as session:
+        rows = chosen_rows(session, table.game_id, seat)
+    key_version = table.seats[seat].key_version
+    return [Chosen(row.situation, row.action) for row in rows if row.key_version == key_version]
+
+
+@dataclass(frozen=True)
+class AheadRow:
+    """One situation of the seat's coming play on its page: its words, the plays it may choose
+    (the action as JSON, with its words) and the one chosen (its JSON, "" for none)."""
+
+    situation: str
+    name: str
+    choices: list[tuple[str, str]]
+    chosen: str
+
+
+def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
+    """The seat's "choose ahead" panel, in the reader's words (empty when nothing can be chosen)."""
+    rules, state = table.rules, table.state
+    chosen = {play.situation: play.action for play in queue_of(rt, table, seat)}
+    return [
+        AheadRow(
+            situation,
+            say(rules.situation_name(situation)),
+            [(as_json(action), say(label)) for action, label in rules.ahead_choices(state, seat, situation)],
+            as_json(chosen[situation]) if situation in chosen else "",
+        )
+        for situation in rules.ahead_situations(state, seat)
+    ]
+
+
+def as_json(action: Action) -> str:
+    """An action as the page's form carries it."""
+    return json.dumps(action, sort_keys=True)
+
+
+def play_chosen(session: Session, table: Table, now: datetime) -> Table | None:
+    """Make the first play chosen ahead that answers a play a seat owes now (in seat order), as the
+    player's own move; the table after it, or None when no chosen play was made. Chosen plays that
+    answer an owed play but do not fit are dropped with the reason."""
+    if table.result is not None:
+        return None
+    rows = chosen_rows(session, table.game_id)
+    if not rows:
+        return None
+    for seat in sorted(table.rules.to_act(table.state)):
+        situation = table.rules.situation(table.state, seat)
+        mine = [row for row in rows if row.seat == seat]
+        if situation is None or not mine:
+            continue
+        after = _answer(session, table, seat, situation, mine, now)
+        if after is not None:
+            return after
+    return None
+
+
+def _answer(
+    session: Session, table: Table, seat: int, situation: str, rows: list[AheadPlay], now: datetime
+) -> Table | None:
+    """The seat's chosen plays that answer its owed play in `situation` used up: the fitting one made
+    (the table after it), or all dropped, the reason kept for the seat's next mail (None)."""
+    key_version = table.seats[seat].key_version
+    drop([row for row in rows if row.key_version != key_version], now, session)
+    rules = table.rules
+    answering = [
+        row
+        for row in rows
+        if row.key_version == key_version and rules.answered_together(situation, row.situation)
+    ]
+    if not answering:
+        return None
+    made = rules.play_ahead(table.state, seat, {row.situation: row.action for row in answering})
+    drop(answering, now, session)
+    used = next((row for row in answering if row.situation == situation), answering[0])
+    used.told = False
+    if is_message(made):
+        used.reason = list(made)
+        return None
+    action: Action = made  # type: ignore[assignment]
+    used.status, used.seq = AheadStatus.PLAYED, table.version + 1
+    events = rules.act(table.state, seat, action)
+    return append_move(session, table, seat, action, events, EventOrigin.PLAYER, now)
+
+
+def drop_on_move_by_hand(session: Session, game_id: str, seat: int, now: datetime) -> None:
+    """A move by hand replaces the seat's plays chosen ahead."""
+    drop(chosen_rows(session, game_id, seat), now, session)
+
+
+def untold(session: Session, table: Table) -> dict[int, list[AheadPlay]]:
+    """The seats' plays chosen ahead made or dropped that no mail has told them of yet, by seat."""
+    rows = session.exec(
+        select(AheadPlay)
+        .where(
+            AheadPlay.game_id == table.game_id,
+            AheadPlay.status != AheadStatus.CHOSEN,
+            col(AheadPlay.told).is_(False),
+        )
+        .order_by(col(AheadPlay.id))
+    ).all()
+    notes: dict[int, list[AheadPlay]] = {}
+    for row in rows:
+        notes.setdefault(row.seat, []).append(row)
+    return notes
+
+
+def note(table: Table, row: AheadPlay) -> Message:
+    """What became of a play chosen ahead, in words for its seat."""
+    if row.status == AheadStatus.PLAYED and row.seq is not None:
+        line = table.rules.describe(table.events[row.seq - 1], row.seat, table.names)
+        return N_("Your play chosen ahead was made: %(line)s"), {"line": line or ""}
+    reason = stored_message(row.reason) if row.reason else (N_("it no longer fitted"), {})
+    return N_("Your play chosen ahead was not made: %(reason)s."), {"reason": reason}
+
+
+def stored_message(value: Any) -> Message:
+    """A rules message as stored in JSON (its nested messages became lists) made a message again."""
+    msgid, params = value
+    return msgid, {key: _param(param) for key, param in params.items()}
+
+
+def _param(value: Any) -> Any:
+    is_pair = isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+    return stored_message(value) if is_pair and isinstance(value[1], dict) else value
