@@ -189,6 +189,24 @@ class OutboxMail(SQLModel, table=True):
     sent_at: datetime | None = None
 
 
+class TableTalk(SQLModel, table=True):
+    """A message of a seat to the table, kept with the step of the game it was written at: public to
+    every seat and onlooker, or a private note to oneself. Append-only like the log: nobody edits or
+    deletes one; the host may hide an abusive one, which leaves its trace ("hidden by the host")."""
+
+    __tablename__ = "table_talk"
+    __table_args__ = (Index("ix_table_talk_game", "game_id", "step"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int
+    step: int  # the game's version when it was written: it shows at that step of the replay
+    text: str = Field(max_length=500)
+    private: bool = Field(default=False)  # a note to oneself, shown to nobody else
+    created_at: datetime
+    hidden_at: datetime | None = None  # hidden by the host
+
+
 class InboundStatus(StrEnum):
     """What became of a mail received at a reply address."""
 
@@ -197,6 +215,7 @@ class InboundStatus(StrEnum):
     REFUSED = "refused"  # it named no legal move, or came from the wrong address: the reason was mailed
     IGNORED = "ignored"  # an automatic mail (auto-reply, bounce, list), or a forged address: no answer
     LIMITED = "limited"  # over the seat's rate of replies: not read
+    TALKED = "talked"  # no move asked of the seat: its text went to the table talk
 
 
 class InboundMail(SQLModel, table=True):

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from flask import render_template
 from flask_babel import force_locale
 from flask_babel import gettext as _
+from sqlmodel import Session
 
 from rules.base import Message
 from service.catalog import entry
@@ -40,6 +41,7 @@ from service.reading import reader_language, table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import lines_since_last_move as replay_lines_since
 from service.replay.steps import replay_of
+from service.replay.talk import since_last_move, talk_lines
 from service.runtime import Runtime
 
 MAX_LINES = 60
@@ -142,6 +144,24 @@ def hosts(table: Table, seat: int) -> bool:
     return table.seats[seat].email.strip().lower() == table.record.host_email.strip().lower()
 
 
+def talk_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
+    """What the others said at the table since the seat's last move, in words ("Ann said …")."""
+    with Session(rt.engine) as session:  # committed messages: those sent with this move come next
+        lines = talk_lines(
+            session,
+            table,
+            replay_of(rt.replays, table),
+            seat,
+            after_step=since_last_move(table, seat),
+            others_only=True,
+        )
+    return [
+        _("%(name)s said (%(where)s): %(text)s", name=line.name, where=say(line.where), text=line.text)
+        for line in lines
+        if line.text is not None
+    ]
+
+
 def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
     """The seat's "since your last move" lines, from its replay's own lines (one rule for both)."""
     return replay_lines_since(table, replay_of(rt.replays, table), seat, MAX_LINES)
@@ -200,6 +220,7 @@ def _drafted_in_language(
         "zone": zone_name(table, seat),
         "can_reply": seat is not None,
         "lines": lines_since_last_move(rt, table, seat) if seat is not None else [],
+        "talk": talk_since_last_move(rt, table, seat) if seat is not None else [],
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }

@@ -28,6 +28,7 @@ from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.moves import MoveStatus, submit_move
 from service.play.reply_moves import read_move
+from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.runtime import Runtime
 
 MAX_MAIL_BYTES = 256 * 1024
@@ -148,16 +149,36 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
         params = {"sender": mail.sender or "?", "email": seat.email}
         return _refuse(rt, link, message_id, (stranger, params), with_choices=False)
     reading = read_move(table, link.seat, mail.text)
+    if reading.action is None and link.seat not in table.rules.to_act(table.state) and mail.text.strip():
+        return _talk(rt, link, message_id, mail.text)
     if reading.action is None:
         several = N_("Your reply names more than one of your legal moves.")
         none = N_("No legal move was found in your reply.")
         return _refuse(rt, link, message_id, (several if reading.matches > 1 else none, {}))
     outcome = submit_move(rt, link.game_id, link.seat, link.seq, reading.action)
     moved = outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING)
+    with suppress(TalkRefused):  # the move stands whatever its words to the table
+        talk_with_move(rt, link.game_id, link.seat, outcome.status, cleaned(after_first_line(mail.text)))
     said = outcome.message or (N_("The move was refused."), {})
     _mail_outcome(rt, link, message_id, said, with_choices=not moved)
     status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
+
+
+def after_first_line(text: str) -> str:
+    """A reply's text after the line naming its move: its words to the table ("" if none)."""
+    lines = text.strip().splitlines()
+    return "\n".join(lines[1:]).strip()
+
+
+def _talk(rt: Runtime, link: ReplyLink, message_id: str, text: str) -> InboundOutcome:
+    """A reply from a seat that owes no move: its text is said to the table."""
+    try:
+        say_at_table(rt, link.game_id, link.seat, text)
+    except TalkRefused as refusal:
+        return _refuse(rt, link, message_id, refusal.message, with_choices=False)
+    _mail_outcome(rt, link, message_id, (N_("Your message was added to the table talk."), {}), False)
+    return InboundOutcome(InboundStatus.TALKED)
 
 
 def _refuse(

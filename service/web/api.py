@@ -17,9 +17,11 @@ from service.play.ahead import AheadRefused, queue_of, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
+from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.play.turn_view import turn_json, turn_view
+from service.replay.talk import talk_json
 from service.runtime import runtime
-from service.web.access import SeatAccess, player_access, player_summary
+from service.web.access import SeatAccess, player_access, player_summary, seat_talk
 from service.web.openapi import (
     LINK_ERRORS,
     MOVE_ANSWERS,
@@ -30,6 +32,8 @@ from service.web.openapi import (
     SeatState,
     SettingsAnswer,
     SettingsRequest,
+    TalkAnswer,
+    TalkRequest,
     errors,
     spec,
 )
@@ -61,8 +65,15 @@ def state(token: str) -> Response:
     settings = SeatSettings.of(access.table.seats[access.seat])
     turns = turn_json(turn_view(rt, access.table, access.seat))
     rematch = rematch_view(rt, access.table, access.seat).as_json()
+    talk = talk_json(seat_talk(rt, access), say)
     return jsonify(
-        {**player_summary(rt, access), **turns, "settings": settings.as_json(), "rematch": rematch}
+        {
+            **player_summary(rt, access),
+            **turns,
+            "settings": settings.as_json(),
+            "rematch": rematch,
+            "talk": talk,
+        }
     )
 
 
@@ -77,9 +88,27 @@ def move(token: str, json: MoveRequest) -> tuple[Response, int]:
     except IllegalAction as refusal:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
         return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
+    try:
+        message = cleaned(json.message) if json.message and json.message.strip() else None
+    except TalkRefused as refusal:
+        abort(422, say(refusal.message))
     outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table)
+    talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
     version = rt.read_version(access.table.game_id)  # the game may have moved on meanwhile
     return jsonify(outcome_json(outcome, version)), STATUS_CODES[outcome.status]
+
+
+@blueprint.post("/play/<token>/talk")
+@spec.validate(json=TalkRequest, resp=Answers(HTTP_201=TalkAnswer, **errors(400, 422), **LINK_ERRORS))
+def talk(token: str, json: TalkRequest) -> tuple[Response, int]:
+    """Say something to the table without moving (or keep a note to oneself)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        say_at_table(rt, access.table.game_id, access.seat, json.text, json.private)
+    except TalkRefused as refusal:
+        abort(422, say(refusal.message))
+    return jsonify({"talk": talk_json(seat_talk(rt, player_access(rt, token)), say)}), 201
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")

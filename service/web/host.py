@@ -10,11 +10,13 @@ from collections.abc import Callable
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
 from service.catalog import entry
 from service.eventlog.models import SeatKeeper
+from service.eventlog.store import Table
 from service.i18n import say
 from service.mail.drafting import game_title, player_url, public_replay_url, watch_url
 from service.play.hosting import (
@@ -30,12 +32,15 @@ from service.play.hosting import (
     set_host_notify,
     set_public_replay,
 )
+from service.play.talk import hide_talk
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
-from service.runtime import runtime
+from service.replay.steps import replay_of
+from service.replay.talk import TalkLine, talk_lines
+from service.runtime import Runtime, runtime
 from service.web.access import host_access, seat_summary
 from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
 from service.web.limits import mail_request_limits
@@ -70,6 +75,7 @@ def page(token: str) -> str:
         public_replay=public_replay_url(rt, table),
         commitment=game_commitment(table),
         replace_form=ReplacePlayerForm(formdata=None),
+        talk=_public_talk(rt, table),
     )
 
 
@@ -103,6 +109,23 @@ def resend(token: str, seat: int) -> Response:
 def revoke(token: str, seat: int) -> Response:
     revoke_link(runtime(), _game_with_seat(token, seat), seat)
     flash(_("The old link no longer works; a new one was sent."))
+    return redirect(url_for("host.page", token=token), 303)
+
+
+def _public_talk(rt: Runtime, table: Table) -> list[TalkLine]:
+    """The table talk every onlooker reads (not the players' notes to themselves)."""
+    with Session(rt.engine) as session:
+        return talk_lines(session, table, replay_of(rt.replays, table), None)
+
+
+@blueprint.post("/host/<token>/talk/<int:talk_id>/hide")
+def hide_message(token: str, talk_id: int) -> Response:
+    """Hide an abusive message from the table talk (it leaves its trace: "hidden by the host")."""
+    rt = runtime()
+    table = host_access(rt, token)
+    if not hide_talk(rt, table.game_id, talk_id):
+        abort(404, _("This game has no such message."))
+    flash(_("The message is hidden; its place in the talk says so."))
     return redirect(url_for("host.page", token=token), 303)
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from flask import abort
 from flask_babel import gettext as _
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictInt, StrictStr, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictInt, StrictStr, WithJsonSchema
 from spectree import Response, SpecTree
 
 from rules import GAMES, get_game
@@ -29,6 +29,15 @@ class MoveRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: Annotated[JsonValue, WithJsonSchema(ACTION_SCHEMA)]
     seq: Annotated[StrictInt, Field(ge=1, le=SQL_INT_MAX)]
+    message: StrictStr | None = Field(None, max_length=2000, description="a word to the table with the move")
+
+
+class TalkRequest(BaseModel):
+    """A message to the table without a move, or a private note to oneself."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: StrictStr = Field(max_length=2000)
+    private: StrictBool = False
 
 
 class SettingsRequest(BaseModel):
@@ -84,6 +93,10 @@ class SeatState(BaseModel):
     to_act: list[int]
     status: str
     settings: dict[str, str]
+
+
+class TalkAnswer(BaseModel):
+    talk: list[dict[str, Any]]
 
 
 class SettingsAnswer(BaseModel):

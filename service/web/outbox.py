@@ -125,4 +125,5 @@ REPLY_OUTCOMES = {
         "That reply was not read (the same mail twice, or an address no longer valid)."
     ),
     InboundStatus.LIMITED: _l("Too many replies from this seat in the last hour; this one was not read."),
+    InboundStatus.TALKED: _l("Your reply was added to the table talk; the answer is in the outbox."),
 }

@@ -20,13 +20,14 @@ from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.settle import set_auto_play, take_seat_back
+from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import lines_since_last_move, player_viewer, recent_lines, replay_of
 from service.runtime import runtime
-from service.web.access import SeatAccess, player_access, player_summary, seat_summary
+from service.web.access import SeatAccess, player_access, player_summary, seat_summary, seat_talk
 from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.zones import zone_choices
@@ -87,6 +88,7 @@ def render_seat_page(
             vacation_form=vacation_form,
             refusal=refusal,
             rematch=rematch_view(rt, table, access.seat),
+            talk=seat_talk(rt, access),
             ahead=ahead_panel(rt, table, access.seat) if table.active else [],
             ahead_refusal=ahead_refusal,
         ),
@@ -142,6 +144,11 @@ def move(token: str) -> Response | tuple[str, int]:
     except IllegalAction as refusal:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
         return render_seat_page(access, outcome, STATUS_CODES[outcome.status])
+    written = request.form.get("message", "")
+    try:
+        message = cleaned(written) if written.strip() else None
+    except TalkRefused as refusal:
+        return render_seat_page(access, status=422, refusal=say(refusal.message))
     game_entry = entry(access.table.record.game)
     summary = seat_summary(access.table, access.seat)
     if (
@@ -155,15 +162,30 @@ def move(token: str) -> Response | tuple[str, int]:
             seq=seq,
             action=action,
             action_json=json.dumps(action),
+            message=message or "",
             page=summary,
             table=table_reading(access.table),
             entry=game_entry,
         ), 200
     outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table)
+    talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
     if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)
     return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status])
+
+
+@blueprint.post("/play/<token>/talk")
+def talk(token: str) -> Response | tuple[str, int]:
+    """Say something to the table without moving, or keep a note to oneself."""
+    rt = runtime()
+    access = player_access(rt, token)
+    private = request.form.get("private") == "yes"
+    try:
+        say_at_table(rt, access.table.game_id, access.seat, request.form.get("text", ""), private)
+    except TalkRefused as refusal:
+        return render_seat_page(access, status=422, refusal=say(refusal.message))
+    return redirect(url_for("play.page", token=token) + "#talk", 303)
 
 
 @blueprint.post("/play/<token>/settings")

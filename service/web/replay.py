@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, url_for
 from flask_babel import gettext as _
 from spectree import Response
+from sqlmodel import Session
 from werkzeug.wrappers import Response as WebResponse
 
 from service.eventlog.store import GameNotFound, Table
@@ -35,6 +36,7 @@ from service.replay.steps import (
     step_json,
     step_page,
 )
+from service.replay.talk import talk_json, talk_lines
 from service.runtime import runtime
 from service.web.access import player_access, watch_access
 from service.web.openapi import LINK_ERRORS, HistoryAnswer, StepAnswer, spec
@@ -158,8 +160,10 @@ def show_step(opened: Opened, step: int) -> str | WebResponse:
     page = step_page(table, replay, opened.viewer, step)
     fair = fairness(table, replay)
     links = {key: step_url(opened, n) for key, n in neighbours(step, replay.version).items()}
+    with Session(rt.engine) as session:  # the messages written at this step that the viewer may read
+        talk = talk_lines(session, table, replay, opened.viewer.seat, at_step=step)
     if opened.json:
-        return jsonify({**step_json(table, page, replay, fair), "links": links})
+        return jsonify({**step_json(table, page, replay, fair), "links": links, "talk": talk_json(talk, say)})
     seat = None if opened.viewer.face_up else opened.viewer.seat
     return render_template(
         "replay.html",
@@ -169,6 +173,7 @@ def show_step(opened: Opened, step: int) -> str | WebResponse:
         steps=replay.steps,
         chapters=replay.chapters,
         step=page,
+        talk=talk,
         fair=fair,
         say=say,
         zone=zone_name(table, opened.you),

@@ -17,7 +17,7 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from service import create_app
-from service.eventlog.models import CommandRecord, InboundMail, OutboxMail
+from service.eventlog.models import CommandRecord, InboundMail, OutboxMail, TableTalk
 from service.inbound import reply_listener
 from service.mail.replies import read_reply_mail
 from service.play.hosting import Player, create_game, revoke_link
@@ -254,3 +254,25 @@ def test_a_stored_reply_is_read_without_its_quote_and_robots_are_known() -> None
     assert mail.text == "fold" and mail.tokens == ("abc.def",) and not mail.automatic
     bounce = raw.replace(b"Subject: Re: x", b"Subject: Undelivered\r\nAuto-Submitted: auto-replied")
     assert read_reply_mail(bounce).automatic
+
+
+def test_a_replys_words_after_its_move_go_to_the_table_talk(app: Flask, listening: int) -> None:
+    game_id = new_duel(app)
+    card = camp_card(app, game_id, 0)
+    message_id, _ = reply(listening, latest_mail(app, ANN).reply_to, f"{card}\nnice game, <b>Bo</b>!", ANN)
+    assert inbound_row(app, message_id).status == "moved"
+    with Session(app.extensions["pbem"].engine) as session:
+        (said,) = session.exec(select(TableTalk)).all()
+    assert (said.seat, said.text) == (0, "nice game, <b>Bo</b>!")
+
+
+def test_a_reply_from_a_seat_owing_no_move_is_said_to_the_table(app: Flask, listening: int) -> None:
+    game_id = new_duel(app)
+    rt = app.extensions["pbem"]
+    table = rt.read_table(game_id)
+    submit_move(rt, game_id, 0, table.version, {"card": camp_card(app, game_id, 0)})  # Ann waits for Bo
+    message_id, _ = reply(listening, latest_mail(app, ANN).reply_to, "take your time", ANN)
+    assert inbound_row(app, message_id).status == "talked"
+    assert len(commands(app)) == 1
+    with Session(app.extensions["pbem"].engine) as session:
+        assert [row.text for row in session.exec(select(TableTalk)).all()] == ["take your time"]

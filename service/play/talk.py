@@ -1,0 +1,99 @@
+"""Table talk: a seat's short messages to the table, each kept with the step of the game it was
+written at, so that "nice trick!" still makes sense a week later.
+
+Ruling: there are no private messages between seats during play (Duālis partners must not signal
+their hands); a message is public to every seat and onlooker, or a private note to oneself that
+nobody else is shown. Messages are append-only: nobody edits or deletes one; the host may hide an
+abusive one, which leaves its trace.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import timedelta
+
+from sqlmodel import Session, col, func, select
+
+from rules.base import N_, Message
+from service.eventlog.models import OutboxMail, TableTalk
+from service.eventlog.store import Table
+from service.runtime import Runtime
+
+MAX_TALK = 500  # characters: a remark, not a letter
+MAX_TALK_PER_HOUR = 30  # per seat
+# Control and invisible characters (bidirectional overrides included); a newline stays.
+UNSEEN = re.compile(r"[\x00-\x09\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+class TalkRefused(ValueError):
+    """A message that cannot be kept; `message` says why, for the writer."""
+
+    def __init__(self, msgid: str, **params: object) -> None:
+        super().__init__(msgid)
+        self.message: Message = (msgid, dict(params))
+
+
+def cleaned(text: object) -> str:
+    """A message as kept: normalised, control and invisible characters dropped, trimmed; TalkRefused
+    when nothing is left or it is too long."""
+    if not isinstance(text, str):
+        raise TalkRefused(N_("A message is text."))
+    kept = UNSEEN.sub("", unicodedata.normalize("NFC", text.replace("\r\n", "\n"))).strip()
+    if not kept:
+        raise TalkRefused(N_("Write a message first."))
+    if len(kept) > MAX_TALK:
+        raise TalkRefused(N_("A message has at most %(most)s characters."), most=MAX_TALK)
+    return kept
+
+
+def add_talk(session: Session, table: Table, seat: int, text: str, private: bool, rt: Runtime) -> None:
+    """Keep a seat's message at the game's current step, in the caller's transaction (a message sent
+    with a move is kept with it). TalkRefused over the seat's hourly rate."""
+    now = rt.clock.now()
+    recent = session.exec(
+        select(func.count()).where(
+            col(TableTalk.game_id) == table.game_id,
+            col(TableTalk.seat) == seat,
+            col(TableTalk.created_at) > now - timedelta(hours=1),
+        )
+    ).one()
+    if recent >= MAX_TALK_PER_HOUR:
+        raise TalkRefused(N_("That is many messages for an hour; wait a while before the next."))
+    session.add(
+        TableTalk(
+            game_id=table.game_id, seat=seat, step=table.version, text=text, private=private, created_at=now
+        )
+    )
+
+
+def say_at_table(rt: Runtime, game_id: str, seat: int, text: object, private: bool = False) -> None:
+    """A seat says something without moving (TalkRefused for a bad message)."""
+    kept = cleaned(text)
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        add_talk(session, table, seat, kept, private, rt)
+        return None, []
+
+    rt.in_game(game_id, change)
+
+
+def hide_talk(rt: Runtime, game_id: str, talk_id: int) -> bool:
+    """The host hides a message (its trace stays); False if the game has no such message."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        row = session.get(TableTalk, talk_id)
+        if row is None or row.game_id != game_id:
+            return False, []
+        row.hidden_at = row.hidden_at or rt.clock.now()
+        session.add(row)
+        return True, []
+
+    return rt.in_game(game_id, change)
+
+
+def talk_with_move(rt: Runtime, game_id: str, seat: int, status: str, kept: str | None) -> None:
+    """Keep the message sent with a move once the move is taken (played, or waiting to be): it shows
+    from then on, on the pages, in the replay at its step and in the mails that follow."""
+    if kept and status in ("accepted", "pending"):
+        say_at_table(rt, game_id, seat, kept)
