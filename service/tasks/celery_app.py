@@ -30,23 +30,24 @@ def init_celery(app: Flask) -> Celery:
         task_ignore_result=True,
         task_always_eager=not redis_url,
         task_eager_propagates=True,
-        # Reliability: a task is acknowledged only after it ran (acks_late), and re-queued if the
-        # worker process died mid-task (reject_on_worker_lost); every task is idempotent, so a
-        # second run is harmless. Prefetch 1 keeps one slow task from holding others hostage.
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        worker_prefetch_multiplier=1,
-        # Redis redelivers unacknowledged messages after the visibility timeout; we never schedule
-        # long countdowns or ETAs on Redis (they would be redelivered early and duplicated):
+        # Reliability lives in the database, not the broker: a move is a pending command row and a mail
+        # an unsent outbox row until done, and the sweep re-queues either after
+        # COMMAND_REQUEUE_SECONDS; every task is idempotent. So a message lost with a worker costs a
+        # few seconds, and the broker needs no acknowledgement bookkeeping: kombu's restoring of
+        # unacknowledged Redis messages made workers exit when Redis restarted (AttributeError in
+        # restore_unacked_once), so there is none (no late acks, no ack emulation). Prefetch 1 keeps
+        # one slow task from holding others hostage. We never schedule countdowns or ETAs on Redis:
         # retries, reminders and timeouts are due times in the database, found by the periodic tasks.
         # A short connect timeout keeps a web request from hanging on a broker that is away (the
         # command then waits in the database for the sweep).
-        broker_transport_options={"visibility_timeout": 3600, "socket_connect_timeout": 5},
+        task_acks_late=False,
+        worker_prefetch_multiplier=1,
+        broker_transport_options={"ack_emulation": False, "socket_connect_timeout": 5},
         # Workers and beat wait for the broker to come back, however long it is away, rather than exit.
         broker_connection_retry_on_startup=True,
         broker_connection_retry=True,
         broker_connection_max_retries=None,
-        worker_cancel_long_running_tasks_on_connection_loss=True,  # idempotent: redelivered, run again
+        worker_cancel_long_running_tasks_on_connection_loss=True,  # idempotent: the sweep runs it again
         # Publishing from a web request: a few quick tries, then the sweep's turn.
         task_publish_retry_policy={
             "max_retries": 2,
