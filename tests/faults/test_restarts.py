@@ -141,6 +141,7 @@ def test_restarts_of_postgres_and_redis_under_play(
         MOVE_WAIT_SECONDS=5.0,
         SWEEP_INTERVAL_SECONDS=1.0,
         COMMAND_REQUEUE_SECONDS=2,
+        MAIL_MAX_BACKOFF_SECONDS=5,  # a mail that failed during an outage is tried again within the test
     )
     tally = Tally()
     with (
