@@ -4,6 +4,7 @@ and their turn settings: taking the seat back from the seat-keeper, auto-play, v
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -26,7 +27,7 @@ from service.play.vacations import VacationRefused, cancel_vacation, declare_vac
 from service.reading import table_reading
 from service.replay.fairness import game_commitment
 from service.replay.steps import lines_since_last_move, player_viewer, recent_lines, replay_of
-from service.runtime import runtime
+from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary, seat_summary, seat_talk
 from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
@@ -287,32 +288,41 @@ def cancel(token: str, vacation_id: int) -> ResponseReturnValue:
 
 @blueprint.post("/play/<token>/rematch")
 def rematch_propose(token: str) -> ResponseReturnValue:
-    rt = runtime()
-    access = player_access(rt, token)
-    seats = request.form.get("seats")
-    if seats not in ("rotate", "same"):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    try:
-        started = propose_rematch(rt, access.table.game_id, access.seat, rotate=seats == "rotate")
-    except RematchRefused as refusal:
-        return render_seat_page(access, status=409, refusal=str(refusal))
-    flash(_("The next match has started.") if started else _("Your proposal went out to the other players."))
-    return redirect(url_for("play.page", token=token), 303)
+    return _rematch_step(
+        token,
+        ("seats", "rotate", "same"),
+        lambda rt, game_id, seat, rotate: propose_rematch(rt, game_id, seat, rotate=rotate),
+        (_("The next match has started."), _("Your proposal went out to the other players.")),
+    )
 
 
 @blueprint.post("/play/<token>/rematch/answer")
 def rematch_answer(token: str) -> ResponseReturnValue:
+    return _rematch_step(
+        token,
+        ("answer", "accept", "decline"),
+        lambda rt, game_id, seat, accept: answer_rematch(rt, game_id, seat, accept=accept),
+        (_("Everyone accepted: the next match has started."), _("Your answer is noted.")),
+    )
+
+
+def _rematch_step(
+    token: str,
+    choice: tuple[str, str, str],
+    act: Callable[[Runtime, str, int, bool], object],
+    told: tuple[str, str],
+) -> ResponseReturnValue:
+    """A seat's two-way rematch form (`choice`: the field, its yes and its no; 400 if damaged),
+    acted on (409 with the reason if refused); `told` when the next match started, or not."""
     rt = runtime()
     access = player_access(rt, token)
-    answer = request.form.get("answer")
-    if answer not in ("accept", "decline"):
-        abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
+    field, yes, no = choice
+    picked = request.form.get(field)
+    if picked not in (yes, no):
+        abort(400, str(DAMAGED))
     try:
-        started = answer_rematch(rt, access.table.game_id, access.seat, accept=answer == "accept")
+        started = act(rt, access.table.game_id, access.seat, picked == yes)
     except RematchRefused as refusal:
         return render_seat_page(access, status=409, refusal=str(refusal))
-    if started:
-        flash(_("Everyone accepted: the next match has started."))
-    else:
-        flash(_("Your answer is noted."))
+    flash(told[0] if started else told[1])
     return redirect(url_for("play.page", token=token), 303)
