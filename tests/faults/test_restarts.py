@@ -23,6 +23,7 @@ from werkzeug.test import TestResponse
 from service import create_app
 from service.db import migrate
 from service.eventlog.models import MailStatus, OutboxMail
+from service.mail.delivery import lease_seconds
 from service.play.hosting import Player, create_game
 from tests.conftest import REQUIRE_SERVICES, app_config
 from tests.faults.servers import OwnPostgres, OwnRedis
@@ -197,8 +198,10 @@ def read_outbox(app: Flask) -> list[OutboxMail]:
         return list(session.exec(select(OutboxMail)).all())
 
 
-def wait_for_every_mail(app: Flask, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
+def wait_for_every_mail(app: Flask) -> None:
+    """Until every mail is sent: a mail whose worker lost the database between leasing and sending
+    it waits out its lease (then the sweep sends it), so the wait is longer than a lease."""
+    deadline = time.monotonic() + lease_seconds(app.extensions["pbem"]) + 60
     while unsent := [
         (row.kind, row.status, row.last_error) for row in read_outbox(app) if row.status != MailStatus.SENT
     ]:
