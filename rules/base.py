@@ -100,6 +100,9 @@ class Closure:
 
 S = TypeVar("S")  # a game's state type
 
+# A situation of the play after the seat's coming one ("then:lead"), in the games that number plays.
+THEN = "then:"
+
 
 class Game(ABC, Generic[S]):
     """One game's rules. Subclasses set the class attributes and implement the abstract methods."""
@@ -277,6 +280,41 @@ class Game(ABC, Generic[S]):
         """A play chosen ahead as it is made now (Duālis drops a coin none is left of), or why it
         no longer fits."""
         return action
+
+    def coming_play(self, state: S, seat: int) -> int | None:
+        """The number of the seat's coming play, counted through the game, in the games that let a
+        seat choose past its coming play (`THEN` situations); None in the others."""
+        return None
+
+    def ahead_target(self, state: S, seat: int, situation: str) -> tuple[str, int | None]:
+        """A situation offered now as the play it answers will be owed: the owed situation and the
+        number of that play (None where plays are not numbered)."""
+        number = self.coming_play(state, seat)
+        if number is None:
+            return situation, None
+        if situation.startswith(THEN):
+            return situation.removeprefix(THEN), number + 1
+        return situation, number
+
+    def ahead_now(self, state: S, seat: int, situation: str, number: int | None) -> str | None:
+        """A stored play chosen ahead (its owed situation and play number) as the seat's situations
+        name it now; None once the play it answered has passed."""
+        coming = self.coming_play(state, seat)
+        if number is None or coming is None:
+            return situation
+        if number == coming:
+            return situation
+        if number == coming + 1:
+            return THEN + situation
+        return None
+
+    def answers_owed(self, state: S, seat: int, situation: str, number: int | None) -> bool:
+        """Whether a stored play chosen ahead answers the play the seat owes now (in a numbered game,
+        only the one chosen for this very play)."""
+        owed = self.situation(state, seat)
+        if owed is None or not self.answered_together(owed, situation):
+            return False
+        return number is None or number == self.coming_play(state, seat)
 
     def answered_together(self, owed: str, chosen: str) -> bool:
         """Whether a play chosen ahead for `chosen` is used up when the seat owes a play in situation

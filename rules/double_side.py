@@ -50,13 +50,16 @@ from rules.tricks import (
     CompletedTrick,
     Play,
     TrickWindow,
+    coming_card_number,
     coming_card_situations,
+    coming_trick,
     face_down_line,
     face_down_play,
     next_seat,
     owed_card_situation,
     playable,
     shown_tricks,
+    situation_words,
     trick_heading,
     trick_window,
     unfollowed,
@@ -587,18 +590,25 @@ class DoubleSide(Game[State]):
     # --- plays chosen ahead ---------------------------------------------------------------------
 
     def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
-        """Leading or following each colour in the coming trick, or the colour led in this one."""
-        if state.phase not in ("trump", "play") or not state.hands[seat]:
+        """Leading or following each colour in the coming trick, or the colour led in this one; and
+        in the trick after, while the round lasts that long and the hands are not turned over
+        between the two (a card chosen would then count another number than the page showed)."""
+        hand = state.hands[seat] if state.phase in ("trump", "play") else ()
+        if not hand:
             return ()
         leader = state.leader if state.phase == "trump" else state.turn
-        return coming_card_situations(seat, state.trick, leader, COLOURS, self._led(state))
+        then = len(hand) > 1 and coming_trick(seat, state.trick, len(state.completed)) != TURN_OVER_AFTER
+        return coming_card_situations(seat, state.trick, leader, COLOURS, self._led(state), then)
+
+    def coming_play(self, state: State, seat: int) -> int:
+        return coming_card_number(state.round, seat, state.trick, len(state.completed))
 
     def _situation(self, state: State, seat: int) -> str | None:
         """The card owed (the trump choice is made once the dice are known, so never ahead)."""
         return owed_card_situation(self._led(state)) if state.phase == "play" else None
 
     def situation_name(self, situation: str) -> Message:
-        return word(SITUATION_NAMES[situation])
+        return situation_words(situation, SITUATION_NAMES)
 
     def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
         hand = sorted(state.hands[seat], key=sort_key(state.side))

@@ -57,6 +57,7 @@ from rules.tricks import (
     CompletedTrick,
     Play,
     TrickWindow,
+    coming_card_number,
     coming_card_situations,
     face_down_line,
     face_down_play,
@@ -65,6 +66,7 @@ from rules.tricks import (
     playable,
     seat_order,
     shown_tricks,
+    situation_words,
     trick_heading,
     trick_window,
     unfollowed,
@@ -576,16 +578,22 @@ class Dualis(Game[State]):
     # --- plays chosen ahead ---------------------------------------------------------------------
 
     def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
-        """Leading or following each suit in the coming trick, or the suit led in this one."""
-        if state.round == 0 or not state.hands[seat]:
+        """Leading or following each suit in the coming trick, or the suit led in this one; and in
+        the trick after, while the round lasts that long."""
+        hand = state.hands[seat] if state.round else ()
+        if not hand:
             return ()
-        return coming_card_situations(seat, state.trick, state.leader, SUITS, self.led_suit(state))
+        led = self.led_suit(state)
+        return coming_card_situations(seat, state.trick, state.leader, SUITS, led, then=len(hand) > 1)
+
+    def coming_play(self, state: State, seat: int) -> int:
+        return coming_card_number(state.round, seat, state.trick, len(state.completed))
 
     def _situation(self, state: State, seat: int) -> str | None:
         return owed_card_situation(self.led_suit(state))
 
     def situation_name(self, situation: str) -> Message:
-        return word(SITUATION_NAMES[situation])
+        return situation_words(situation, SITUATION_NAMES)
 
     def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
         """Each card held, plainly or taking a coin if one of that colour is left."""

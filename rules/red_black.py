@@ -69,7 +69,9 @@ BANKRUPT = 4  # at most this many chips at the start of a round ends the game
 TARGET = 30  # at least this many chips at the start of a round ends the game
 
 FOLD: Action = {"fold": True}
-NEXT_CARD = "card"  # the one situation a play is chosen ahead for: the seat's next face-down card
+# The one situation a play is chosen ahead for: the seat's next face-down card of this round ("card:3");
+# a new round deals a new hand, so a play chosen in an earlier round no longer answers.
+NEXT_CARD = "card"
 ACTION_SHAPES = (
     Shape({"card": Choice(DECK, N_("%(value)s is not a card: cards are written like AS, 10H, 7D or 2C."))}),
     Shape({"fold": Choice((True,), N_('To fold, send {"fold": true}.'))}),
@@ -92,6 +94,11 @@ def stronger(a: str, b: str) -> str:
 def why_stronger(a: str, b: str) -> str:
     """Why one card beats the other: "rank", or "suit" when the ranks are equal."""
     return "suit" if a[:-1] == b[:-1] else "rank"
+
+
+def next_card(state: State) -> str:
+    """The situation of the seat's next face-down card in the round being played."""
+    return f"{NEXT_CARD}:{state.round}"
 
 
 def by_strength(cards: Sequence[str]) -> list[str]:
@@ -349,16 +356,25 @@ class RedBlackDuel(Game[State]):
 
     def _ahead(self, state: State, seat: int) -> tuple[str, ...]:
         """The next face-down card (the other's card is hidden anyway); a fold is never chosen ahead."""
-        return (NEXT_CARD,) if state.phase in ("camp", "play") and state.hands[seat] else ()
+        return (next_card(state),) if state.phase in ("camp", "play") and state.hands[seat] else ()
 
     def _situation(self, state: State, seat: int) -> str | None:
-        return NEXT_CARD if state.phase in ("camp", "play") else None
+        return next_card(state) if state.phase in ("camp", "play") else None
 
     def situation_name(self, situation: str) -> Message:
+        if situation.partition(":")[0] != NEXT_CARD:
+            raise ValueError(f"red_black has no situation {situation!r}")
         return word(N_("my next face-down card"))
 
     def _ahead_candidates(self, state: State, seat: int, situation: str) -> list[tuple[Action, Message]]:
         return [({"card": card}, card_name(card)) for card in by_strength(state.hands[seat])]
+
+    def play_ahead(self, state: State, seat: int, chosen: Mapping[str, Action]) -> Action | Message:
+        """A card chosen in an earlier round was chosen from another hand: never played (a card of
+        the same name may be dealt again after a reshuffle)."""
+        if self.situation(state, seat) not in chosen and chosen:
+            return N_("it was chosen in an earlier round, for another hand"), {}
+        return super().play_ahead(state, seat, chosen)
 
     def _check_ahead(self, state: State, seat: int, situation: str, action: Action) -> None:
         require("card" in action, N_("A fold is never chosen ahead: fold when you mean it."))

@@ -6,16 +6,16 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_timedelta, get_locale
 from flask_wtf.csrf import CSRFProtect
 
 import templates
 from service.config import load_settings, secret_keys
 from service.db import make_engine, migrate
 from service.links import LinkSigner
-from service.localtime import format_time, last_day, time_tag
+from service.localtime import format_time, last_day, local_day, time_tag
 from service.mail.cap import cap_daily_mail
-from service.runtime import Runtime
+from service.runtime import Runtime, close_reads
 
 csrf = CSRFProtect()
 
@@ -63,6 +63,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cap_daily_mail(engine, settings["MAILS_PER_ADDRESS_PER_DAY"])
     signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
     app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
+    app.teardown_request(close_reads)
+    app.teardown_appcontext(close_reads)
     init_celery(app)
     # Each app its own Babel: its translations cache is keyed by language only, not by directory.
     Babel(app, locale_selector=select_locale)
@@ -82,6 +84,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["local_time"] = time_tag
     app.jinja_env.filters["time_text"] = format_time
     app.jinja_env.filters["last_day"] = last_day
+    app.jinja_env.filters["local_day"] = local_day
+    app.jinja_env.filters["duration"] = format_timedelta
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["card_name"] = card_words

@@ -19,6 +19,7 @@ from sqlmodel import Session, create_engine
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
 RETRY_PAUSE_SECONDS = 1.0  # a restarting PostgreSQL takes about a second to accept connections again
+POOL_SIZE = 8  # connections kept open per process (see make_engine)
 CONNECT_TIMEOUT_SECONDS = 5  # a database that does not answer fails the request (503) rather than hang it
 T = TypeVar("T")
 
@@ -32,12 +33,16 @@ def make_engine(url: str) -> Engine:
         return engine
     # Pre-ping: a pooled connection that a database restart closed is replaced at checkout instead
     # of failing the first request or task after the restart (one round trip per checkout).
+    # A thread holds at most two connections at once (its request's reads and a write), so the pool
+    # keeps POOL_SIZE open: two for each of gunicorn's 4 threads, where a smaller pool made every
+    # busy moment open and close overflow connections (a new PostgreSQL backend each). Connections
+    # are opened on demand: a Celery process, one task at a time, keeps one or two.
     return create_engine(
         url,
         connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
         pool_pre_ping=True,
         pool_recycle=300,
-        pool_size=5,
+        pool_size=POOL_SIZE,
         max_overflow=10,
         pool_timeout=10,
     )

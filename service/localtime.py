@@ -61,6 +61,12 @@ def last_day(end: datetime, zone: str) -> str:
     return format_skeleton("MMMEd", day, tzinfo=ZoneInfo(zone), locale=get_locale() or Locale.parse("en"))
 
 
+def local_day(moment: datetime, zone: str) -> str:
+    """The day of a moment in the zone, in the reader's language ("Tue, Dec 8, 2026")."""
+    day = as_utc(moment).astimezone(ZoneInfo(zone))
+    return format_skeleton("yMMMEd", day, tzinfo=ZoneInfo(zone), locale=get_locale() or Locale.parse("en"))
+
+
 def time_tag(moment: datetime, zone: str, localise: bool = True) -> Markup:
     """`<time>` with the moment in ISO (UTC) and formatted in the zone; `localise` lets the page's
     script show it in the browser's zone instead."""

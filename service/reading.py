@@ -1,6 +1,11 @@
-"""What a reader's page or mail may be given about a game: plain values read off the table, never the
-table itself. Templates and mail bodies receive these (with the rules' views and the replay's lines),
-so the folded state, which holds every hand, is not sent to a template at all.
+"""The reader's context: what a page, a JSON answer, a mail, the replay or the digest is given about a
+game, built here and nowhere else.
+
+Every part comes from the rules' reader-facing functions (`view`, `replay_view`, `open_view`,
+`legal_actions`), the replay's own step lines and the game's record: plain values, never the loaded
+`Table`, a `Replay`, a state or the events, so a card a reader may not see cannot reach a template
+even by mistake (tests/reading_guard.py checks every rendering). Views and mail drafting add only what
+is not the game's (links, forms, settings, clocks) to what these functions return.
 """
 
 from __future__ import annotations
@@ -8,8 +13,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
+from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
+from service.i18n import say
+from service.localtime import browser_may_localise, zone_name
+from service.replay.fairness import game_commitment
+from service.replay.pace import pace_json, table_pace
+from service.replay.steps import (
+    Replay,
+    Viewer,
+    fairness,
+    history,
+    history_json,
+    lines_since_last_move,
+    player_viewer,
+    recent_lines,
+    replay_of,
+    step_json,
+    step_page,
+)
+from service.replay.talk import TalkLine, since_last_move, talk_json, talk_lines
+from service.runtime import Runtime
+
+RECENT_LINES = 8  # the latest moves on the player page; the replay has them all
+MAIL_LINES = 60  # the most "since your last move" lines a mail or the digest carries
+SEAT_TALK = 30  # the latest table talk on the player page and its JSON twin
+
+
+# ------------------------------------------------------------------------------ the game's record
 
 
 @dataclass(frozen=True)
@@ -57,7 +91,7 @@ def reader_language(table: Table, seat: int | None) -> str:
 
 
 def table_reading(table: Table) -> TableReading:
-    """What a page or mail may read of a loaded game."""
+    """What a page or mail may read of a loaded game's record."""
     record = table.record
     return TableReading(
         game_id=table.game_id,
@@ -76,3 +110,207 @@ def table_reading(table: Table) -> TableReading:
         weekend_pause=record.weekend_pause,
         timezone=record.timezone,
     )
+
+
+def game_title(table: Table) -> str:
+    """How mails and pages name a game: the game with the options it plays with, and its players
+    ("Duālis · Iso, High-Low, short — Ann, Bo, Cy"). It is also the subject of every mail about the
+    game, the same on each, so that every mail client threads them."""
+    game = entry(table.record.game).variant_title(table.record.options)
+    return _("%(game)s — %(players)s", game=game, players=", ".join(table.names))
+
+
+def game_context(table: Table) -> dict[str, Any]:
+    """What every page about a game reads: its title, its record and its catalogue entry."""
+    return {"title": game_title(table), "table": table_reading(table), "entry": entry(table.record.game)}
+
+
+# ------------------------------------------------------------------------------ a seat's table
+
+
+def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:
+    """The game as a seat (None: the host or an onlooker) sees it now, for its page and JSON twin:
+    the rules' view and the seat's legal actions, nothing more."""
+    rules = table.rules
+    return {
+        "game": table.record.game,
+        "game_id": table.game_id,
+        "status": table.status,
+        "seat": seat,
+        "seq": table.version,
+        "players": table.names,
+        "view": rules.view(table.state, seat),
+        "legal_actions": rules.legal_actions(table.state, seat) if seat is not None and table.active else [],
+        "to_act": sorted(rules.to_act(table.state)) if table.active else [],
+        "result": table.result,
+    }
+
+
+def seat_talk(rt: Runtime, table: Table, seat: int | None, limit: int | None = SEAT_TALK) -> list[TalkLine]:
+    """The latest table talk a seat may see (every public message and its own notes; for seat None,
+    the host, every public message), the latest `limit` of them (None: all)."""
+    with rt.reading() as session:
+        lines = talk_lines(session, table, replay_of(rt.replays, table), seat)
+    return lines if limit is None else lines[-limit:]
+
+
+def seat_page_context(rt: Runtime, table: Table, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
+    """The game's part of a seat's page: `summary` (its `seat_summary`, as the caller settled it),
+    the latest moves, what happened since its last move, the deal's commitment and the table talk."""
+    replay = replay_of(rt.replays, table)
+    return {
+        **game_context(table),
+        "page": summary,
+        "recent": recent_lines(table, replay, player_viewer(table, seat), RECENT_LINES),
+        "since": lines_since_last_move(table, replay, seat) if table.active else [],
+        "commitment": game_commitment(table),
+        "talk": seat_talk(rt, table, seat),
+        "pace": table_pace(table, replay, rt.clock.now()),
+    }
+
+
+def seat_json(rt: Runtime, table: Table, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
+    """The game's part of a seat's JSON twin: `summary` (as for its page) and the table talk."""
+    pace = table_pace(table, replay_of(rt.replays, table), rt.clock.now())
+    return {**summary, "talk": seat_talk_json(rt, table, seat), "pace": pace_json(pace)}
+
+
+def seat_talk_json(rt: Runtime, table: Table, seat: int) -> list[dict[str, Any]]:
+    """The latest table talk a seat may see, as the JSON twin gives it."""
+    return talk_json(seat_talk(rt, table, seat), say)
+
+
+def onlooker_context(table: Table) -> dict[str, Any]:
+    """The game's part of a page for who has no seat (the host, the overview): public information."""
+    return {**game_context(table), "page": seat_summary(table, None)}
+
+
+# ------------------------------------------------------------------------------ mails and the digest
+
+
+def since_lines(rt: Runtime, table: Table, seat: int) -> list[str]:
+    """The seat's "since your last move" lines for mails and the digest (the replay's own lines)."""
+    return lines_since_last_move(table, replay_of(rt.replays, table), seat, MAIL_LINES)
+
+
+def talk_since(rt: Runtime, table: Table, seat: int) -> list[str]:
+    """What the others said at the table since the seat's last move, in words ("Ann said …")."""
+    with rt.reading() as session:  # committed messages: those sent with this move come next
+        lines = talk_lines(
+            session,
+            table,
+            replay_of(rt.replays, table),
+            seat,
+            after_step=since_last_move(table, seat),
+            others_only=True,
+        )
+    return [
+        _("%(name)s said (%(where)s): %(text)s", name=line.name, where=say(line.where), text=line.text)
+        for line in lines
+        if line.text is not None
+    ]
+
+
+@dataclass(frozen=True)
+class AheadByReply:
+    """How a seat's mail says to choose its coming play ahead by reply: the situations it may choose
+    for now, by name, and one line written as a reply would write it."""
+
+    situations: list[str]
+    example: str
+
+
+def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
+    """What the seat's mail says of choosing ahead by reply (None while it has nothing to choose)."""
+    rules, state = table.rules, table.state
+    situations = rules.ahead_situations(state, seat)
+    if not situations:
+        return None
+    names = [say(rules.situation_name(situation)) for situation in situations]
+    choices = rules.ahead_choices(state, seat, situations[0])
+    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
+    example = f"{names[0]}: {say(choices[0][1])}" if choices else f"{names[0]}:"
+    return AheadByReply(names, example)
+
+
+def mail_context(rt: Runtime, table: Table, seat: int | None) -> dict[str, Any]:
+    """The game's part of a mail to a seat (or the host, seat None): the game named, its record, and
+    for a seat what happened and was said since its last move, and how to choose ahead by reply."""
+    return {
+        "title": game_title(table),
+        "game_name": entry(table.record.game).title,
+        "table": table_reading(table),
+        "names": table.names,
+        "seat": seat,
+        "lines": since_lines(rt, table, seat) if seat is not None else [],
+        "talk": talk_since(rt, table, seat) if seat is not None else [],
+        "ahead_by_reply": ahead_by_reply(table, seat) if seat is not None else None,
+    }
+
+
+# ------------------------------------------------------------------------------ the replay
+
+
+def replay_step_context(
+    rt: Runtime, table: Table, viewer: Viewer, step: int, you: int | None
+) -> dict[str, Any]:
+    """The game's part of the replay page at one step, as `viewer` may see it (`you`: the seat whose
+    link opened it), with the messages written at that step that the viewer may read."""
+    replay = replay_of(rt.replays, table)
+    page = step_page(table, replay, viewer, step)
+    with rt.reading() as session:
+        talk = talk_lines(session, table, replay, viewer.seat, at_step=step)
+    return {
+        **_replay_context(table, replay, you),
+        "step": page,
+        "talk": talk,
+        # What the game's own table partial reads, as on the player page.
+        "page": {"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
+        "viewer": None if viewer.face_up else viewer.seat,
+    }
+
+
+def replay_step_json(rt: Runtime, table: Table, viewer: Viewer, step: int) -> dict[str, Any]:
+    """The replay page's JSON twin at one step."""
+    replay = replay_of(rt.replays, table)
+    page = step_page(table, replay, viewer, step)
+    with rt.reading() as session:
+        talk = talk_lines(session, table, replay, viewer.seat, at_step=step)
+    return {**step_json(table, page, replay, fairness(table, replay)), "talk": talk_json(talk, say)}
+
+
+def history_context(rt: Runtime, table: Table, you: int | None) -> dict[str, Any]:
+    """The game's part of the history page: the score sheet, players, dates and chapters."""
+    replay = replay_of(rt.replays, table)
+    return {
+        **_replay_context(table, replay, you),
+        "past": history(table, replay),
+        "pace": table_pace(table, replay, rt.clock.now()),
+    }
+
+
+def history_reading_json(rt: Runtime, table: Table) -> dict[str, Any]:
+    """The history page's JSON twin."""
+    replay = replay_of(rt.replays, table)
+    pace = pace_json(table_pace(table, replay, rt.clock.now()))
+    return {**history_json(table, history(table, replay), replay, fairness(table, replay)), "pace": pace}
+
+
+def replay_version(rt: Runtime, table: Table) -> int:
+    """The last step of the game's replay."""
+    return replay_of(rt.replays, table).version
+
+
+def _replay_context(table: Table, replay: Replay, you: int | None) -> dict[str, Any]:
+    """What the replay and history pages both read: the game, its steps and chapters, the deal's
+    fairness and the reader's time zone."""
+    return {
+        "title": game_title(table),
+        "table": table_reading(table),
+        "steps": replay.steps,
+        "chapters": replay.chapters,
+        "fair": fairness(table, replay),
+        "say": say,
+        "zone": zone_name(table, you),
+        "localise": browser_may_localise(table, you),
+    }

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
-from flask import current_app
-from sqlalchemy import Engine
+from flask import current_app, g, has_app_context
+from sqlalchemy import Connection, Engine
 from sqlmodel import Session
 
 from service.eventlog.models import OutboxMail
@@ -20,6 +20,7 @@ from service.links import LinkSigner
 from service.replay.steps import Replay
 
 log = logging.getLogger(__name__)
+READS = "pbem_reads"  # the name on `flask.g` of an app context's connection for reads
 T = TypeVar("T")
 # A change to one game inside its unit of work: what it returns, and the mails it wrote.
 Change = Callable[[Session, Table], tuple[T, Sequence[OutboxMail]]]
@@ -79,14 +80,31 @@ class Runtime:
         """Whether mail goes out by SMTP (otherwise it is kept for the outbox page)."""
         return bool(self.settings["SMTP_HOST"])
 
+    def reading(self) -> Session:
+        """A session for reads only, to use in a `with` (its objects come out detached). Within an
+        app context (a web request, a task) every such session shares the context's one
+        connection, in autocommit: each statement sees what was committed when it ran, as the short
+        transaction of each read did, while a page's many reads (or a move's mails) cost one pool
+        checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each."""
+        return Session(self._read_bind(), expire_on_commit=False)
+
+    def _read_bind(self) -> Engine | Connection:
+        if not has_app_context():
+            return self.engine
+        connection = g.get(READS)
+        if connection is None:
+            connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            setattr(g, READS, connection)
+        return connection
+
     def read_table(self, game_id: str) -> Table:
         """A game's table, read only (GameNotFound if there is none)."""
-        with Session(self.engine, expire_on_commit=False) as session:
+        with self.reading() as session:
             return load_table(session, game_id, self.cache)
 
     def read_version(self, game_id: str) -> int:
         """A game's current version, without loading its table."""
-        with Session(self.engine) as session:
+        with self.reading() as session:
             return current_version(session, game_id)
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
@@ -116,6 +134,14 @@ class Runtime:
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
         return self.settings["BASE_URL"].rstrip("/") + path
+
+
+def close_reads(_error: BaseException | None = None) -> None:
+    """Give the connection for reads back to the pool at the end of a request (tests keep one app
+    context across requests) or of an app context (a task's)."""
+    connection = g.pop(READS, None)
+    if connection is not None:
+        connection.close()
 
 
 def runtime() -> Runtime:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -112,23 +113,35 @@ def app_config(tmp_path: Path, database_url: str | None, **extra: Any) -> dict[s
     }
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    """The embedded app (tasks in-process, mail kept) on SQLite and on the real PostgreSQL."""
-    url = request.getfixturevalue("clean_pg") if request.param == "postgres" else None
-    flask_app = create_app(app_config(tmp_path, url))
+@contextmanager
+def embedded_app(tmp_path: Path, database_url: str | None) -> Iterator[Flask]:
+    """The embedded app (tasks in-process, mail kept) inside its app context, its pool closed after."""
+    flask_app = create_app(app_config(tmp_path, database_url))
     with flask_app.app_context():
         yield flask_app
     flask_app.extensions["pbem"].engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    """The embedded app on SQLite and on the real PostgreSQL."""
+    url = request.getfixturevalue("clean_pg") if request.param == "postgres" else None
+    with embedded_app(tmp_path, url) as flask_app:
+        yield flask_app
 
 
 @pytest.fixture
 def pg_app(clean_pg: str, tmp_path: Path) -> Iterator[Flask]:
     """The embedded app on the real PostgreSQL only (for what only PostgreSQL does)."""
-    flask_app = create_app(app_config(tmp_path, clean_pg))
-    with flask_app.app_context():
+    with embedded_app(tmp_path, clean_pg) as flask_app:
         yield flask_app
-    flask_app.extensions["pbem"].engine.dispose()
+
+
+@pytest.fixture
+def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
+    """The embedded app on SQLite only (for pages and words, which do not depend on the database)."""
+    with embedded_app(tmp_path, None) as flask_app:
+        yield flask_app
 
 
 @pytest.fixture

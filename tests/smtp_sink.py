@@ -5,16 +5,33 @@ from __future__ import annotations
 import email
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email.header import decode_header, make_header
 from email.message import Message
 
 from aiosmtpd.controller import Controller
+from flask import Flask
+
+from service.inbound import reply_listener
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@contextmanager
+def reply_listening(app: Flask) -> Iterator[int]:
+    """The app's reply listener on a free local port (yielded) for the length of the block."""
+    port = free_port()
+    listener = reply_listener(app, "127.0.0.1", port)
+    listener.start()
+    try:
+        yield port
+    finally:
+        listener.stop()
 
 
 def body(message: Message) -> str:

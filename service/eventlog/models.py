@@ -7,7 +7,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -216,6 +216,7 @@ class InboundStatus(StrEnum):
     IGNORED = "ignored"  # an automatic mail (auto-reply, bounce, list), or a forged address: no answer
     LIMITED = "limited"  # over the seat's rate of replies: not read
     TALKED = "talked"  # no move asked of the seat: its text went to the table talk
+    AHEAD = "ahead"  # it chose plays ahead of the seat's turn: they were stored (and it was told)
 
 
 class InboundMail(SQLModel, table=True):
@@ -262,6 +263,22 @@ class TurnClock(SQLModel, table=True):
         UniqueConstraint("game_id", "seat", "owed_since_seq", name="uq_turn_clocks_owed"),
         Index("ix_turn_clocks_remind", "settled_at", "remind_at"),
         Index("ix_turn_clocks_due", "settled_at", "due_at"),
+        # A game's open clocks (read by every page and move): without it, PostgreSQL read every clock
+        # the game's log ever had (one per owed move) to find the few open ones.
+        Index(
+            "ix_turn_clocks_open",
+            "game_id",
+            postgresql_where=text("settled_at IS NULL"),
+            sqlite_where=text("settled_at IS NULL"),
+        ),
+        # With ix_turn_clocks_remind and _due, the beat's query for due clocks (a reminder, a timeout or an
+        # automatic move) is a union of three index scans; without, it read every open clock of every game.
+        Index(
+            "ix_turn_clocks_automatic",
+            "settled_at",
+            postgresql_where=text("automatic"),
+            sqlite_where=text("automatic"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -371,7 +388,10 @@ class AheadStatus(StrEnum):
 class AheadPlay(SQLModel, table=True):
     """A play a seat chose ahead of its turn for one situation of its coming play (the seat's secret:
     only that seat's page, JSON and mails show it). `key_version` is the seat's link version when it
-    was chosen: a seat given to a new player never plays the old player's choice. Once settled,
+    was chosen: a seat given to a new player never plays the old player's choice. `situation` is
+    the one of the play it answers as that play is owed ("led:R"), and in the games that number a
+    seat's plays, `play_number` is that play's (so a choice for the trick after the coming one waits
+    for it). Once settled,
     `seq` names the event it made, or `reason` (a rules message as JSON) why it did not fit, until a
     mail to the seat has told it (`told`)."""
 
@@ -383,6 +403,7 @@ class AheadPlay(SQLModel, table=True):
     seat: int
     key_version: int
     situation: str = Field(max_length=32)
+    play_number: int | None = None
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     status: str = Field(default=AheadStatus.CHOSEN, max_length=16)
     chosen_at: datetime

@@ -224,14 +224,22 @@ def event_from_row(row: EventRecord) -> dict[str, Any]:
     return {"type": row.type, "v": row.v, **row.data}
 
 
+def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[SeatRecord]]:
+    """A game's row and its seats in seat order, in one round trip (GameNotFound if there is none)."""
+    rows = session.exec(
+        select(GameRecord, SeatRecord)
+        .outerjoin(SeatRecord, col(SeatRecord.game_id) == col(GameRecord.id))
+        .where(GameRecord.id == game_id)
+        .order_by(col(SeatRecord.seat))
+    ).all()
+    if not rows:
+        raise GameNotFound(game_id)
+    return rows[0][0], [seat for _, seat in rows if seat is not None]
+
+
 def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None = None) -> Table:
     """A game with its whole log folded (only the new tail when the cache holds an earlier fold)."""
-    record = session.get(GameRecord, game_id)
-    if record is None:
-        raise GameNotFound(game_id)
-    seats = session.exec(
-        select(SeatRecord).where(SeatRecord.game_id == game_id).order_by(col(SeatRecord.seat))
-    ).all()
+    record, seats = game_and_seats(session, game_id)
     folded = cache.get(game_id) if cache else None
     since = len(folded.events) if folded else 0
     rows = session.exec(

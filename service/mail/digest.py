@@ -25,15 +25,13 @@ from service.eventlog.store import Table, load_table
 from service.i18n import DEFAULT_LANGUAGE
 from service.links import DigestLink
 from service.mail.drafting import (
-    game_title,
-    lines_since_last_move,
     new_message_id,
     outbox_row,
     player_url,
     unsubscribe_url,
 )
 from service.mail.kinds import MailKind
-from service.reading import reader_language
+from service.reading import game_title, reader_language, since_lines
 from service.runtime import Runtime
 
 
@@ -147,7 +145,7 @@ def _digest_in_language(
     rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]], language: str
 ) -> OutboxMail:
     games = [
-        DigestGame(game_title(table), player_url(rt, table, seat), lines_since_last_move(rt, table, seat))
+        DigestGame(game_title(table), player_url(rt, table, seat), since_lines(rt, table, seat))
         for table, seat in waiting
     ]
     first = waiting[0][0].seats[waiting[0][1]]

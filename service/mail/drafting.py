@@ -1,7 +1,8 @@
 """Mail drafts written to the outbox in the same transaction as the events that cause them.
 
-Mail bodies come only from `describe(event, seat)` and links: never from a state or another seat's
-view, so a mail cannot carry a card its reader may not see.
+A mail's game part comes only from `service/reading.py` (the reader's lines, which the replay writes
+with `describe(event, seat)`), never from a state or another seat's view, so a mail cannot carry a
+card its reader may not see.
 
 Which mails a reader gets is decided in one place, `wants_mail`: nudges about play follow the
 reader's choice, mails about the game's life always go. Every mail carries its reader's unsubscribe
@@ -18,8 +19,6 @@ from urllib.parse import urlencode
 
 from flask import render_template
 from flask_babel import force_locale
-from flask_babel import gettext as _
-from sqlmodel import Session
 
 from rules.base import Message
 from service.catalog import entry
@@ -37,14 +36,9 @@ from service.i18n import DEFAULT_LANGUAGE, say
 from service.links import AddressLink, GameLink, MailReader, PlayerLink, ReplyLink, address_key, issued_at
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
-from service.reading import reader_language, table_reading
+from service.reading import mail_context, reader_language
 from service.replay.fairness import game_commitment
-from service.replay.steps import lines_since_last_move as replay_lines_since
-from service.replay.steps import replay_of
-from service.replay.talk import since_last_move, talk_lines
 from service.runtime import Runtime
-
-MAX_LINES = 60
 
 
 def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = False) -> bool:
@@ -67,14 +61,6 @@ def due_before_digest(rt: Runtime, table: Table, seat: int | None, due: datetime
     if due is None:
         return False
     return as_utc(due) <= next_local_hour(rt.clock.now(), zone_name(table, seat), rt.settings["DIGEST_HOUR"])
-
-
-def game_title(table: Table) -> str:
-    """How mails and pages name a game: the game with the options it plays with, and its players
-    ("Duālis · Iso, High-Low, short — Ann, Bo, Cy"). It is also the subject of every mail about the
-    game, the same on each, so that every mail client threads them."""
-    game = entry(table.record.game).variant_title(table.record.options)
-    return _("%(game)s — %(players)s", game=game, players=", ".join(table.names))
 
 
 def player_url(rt: Runtime, table: Table, seat: int) -> str:
@@ -144,29 +130,6 @@ def hosts(table: Table, seat: int) -> bool:
     return table.seats[seat].email.strip().lower() == table.record.host_email.strip().lower()
 
 
-def talk_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
-    """What the others said at the table since the seat's last move, in words ("Ann said …")."""
-    with Session(rt.engine) as session:  # committed messages: those sent with this move come next
-        lines = talk_lines(
-            session,
-            table,
-            replay_of(rt.replays, table),
-            seat,
-            after_step=since_last_move(table, seat),
-            others_only=True,
-        )
-    return [
-        _("%(name)s said (%(where)s): %(text)s", name=line.name, where=say(line.where), text=line.text)
-        for line in lines
-        if line.text is not None
-    ]
-
-
-def lines_since_last_move(rt: Runtime, table: Table, seat: int) -> list[str]:
-    """The seat's "since your last move" lines, from its replay's own lines (one rule for both)."""
-    return replay_lines_since(table, replay_of(rt.replays, table), seat, MAX_LINES)
-
-
 def draft_mail(
     rt: Runtime,
     table: Table,
@@ -208,19 +171,12 @@ def _drafted_in_language(
     domain = rt.settings["MAIL_DOMAIN"]
     thread_id = f"<{table.game_id}.{who}@{domain}>"
     message_id = thread_id if kind.starts_thread else new_message_id(rt, table.game_id)
-    title = game_title(table)
     values = {
-        "title": title,
-        "game_name": entry(table.record.game).title,
-        "table": table_reading(table),
-        "names": table.names,
-        "seat": seat,
+        **mail_context(rt, table, seat),
         "overview": rt.link(f"/game/{table.game_id}"),
         "due": format_time(due, zone_name(table, seat)) if due else None,
         "zone": zone_name(table, seat),
         "can_reply": seat is not None,
-        "lines": lines_since_last_move(rt, table, seat) if seat is not None else [],
-        "talk": talk_since_last_move(rt, table, seat) if seat is not None else [],
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }
@@ -232,12 +188,30 @@ def _drafted_in_language(
         seat=seat,
         to_name=to_name,
         to_email=to_email,
-        subject=title,
+        subject=values["title"],
         message_id=message_id,
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
         language=language,
         reply_to=reply_address(rt, table, seat) if seat is not None else "",
+    )
+
+
+def mails_to_others(rt: Runtime, table: Table, seat: int, kind: MailKind, **values: Any) -> list[OutboxMail]:
+    """A mail of this kind to every other player of the game, naming the seat's player ("name") and
+    with each reader's own link, and these values; those their readers' settings turned off left out."""
+    return drafted(
+        *(
+            draft_mail(
+                rt,
+                table,
+                kind,
+                other.seat,
+                {"link": player_url(rt, table, other.seat), "name": table.names[seat], **values},
+            )
+            for other in mailed_seats(table)
+            if other.seat != seat
+        )
     )
 
 

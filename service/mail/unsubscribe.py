@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select, update
 from service.eventlog.models import DigestRecord, NotifyMode, OutboxMail, SeatRecord
 from service.eventlog.store import Table
 from service.links import DigestLink, GameLink, LinkError, MailReader
-from service.mail.drafting import game_title
+from service.reading import game_title
 from service.runtime import Runtime
 
 

@@ -18,14 +18,15 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from rules import IllegalAction
-from rules.base import N_, Action, Message, is_message
-from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail
+from rules.base import N_, THEN, Action, Message, is_message
+from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.i18n import say
 from service.runtime import Runtime
 
-# The most plays a seat may choose ahead at once (one per situation; Double Side Play has five).
-MAX_AHEAD = 8
+# The most plays a seat may choose ahead at once: one per situation, for the coming trick and the
+# one after (Double Side Play offers up to ten).
+MAX_AHEAD = 10
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,14 @@ def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str,
         drop(chosen_rows(session, game_id, seat), now, session)
         key_version = table.seats[seat].key_version
         for play in chosen:
+            situation, number = table.rules.ahead_target(table.state, seat, play.situation)
             session.add(
                 AheadPlay(
                     game_id=game_id,
                     seat=seat,
                     key_version=key_version,
-                    situation=play.situation,
+                    situation=situation,
+                    play_number=number,
                     action=play.action,
                     chosen_at=now,
                 )
@@ -105,21 +108,34 @@ def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str,
 
 def queue_of(rt: Runtime, table: Table, seat: int) -> list[Chosen]:
     """The seat's plays chosen ahead still waiting (for its own page and JSON only)."""
-    with Session(rt.engine) as session:
+    with rt.reading() as session:
         rows = chosen_rows(session, table.game_id, seat)
     key_version = table.seats[seat].key_version
-    return [Chosen(row.situation, row.action) for row in rows if row.key_version == key_version]
+    queue = []
+    for row in rows:
+        situation = situation_now(table, row)
+        if situation is not None and row.key_version == key_version:
+            queue.append(Chosen(situation, row.action))
+    return queue
+
+
+def situation_now(table: Table, row: AheadPlay) -> str | None:
+    """A chosen play's situation as its seat's situations name it now (None once its play passed)."""
+    return table.rules.ahead_now(table.state, row.seat, row.situation, row.play_number)
 
 
 @dataclass(frozen=True)
 class AheadRow:
     """One situation of the seat's coming play on its page: its words, the plays it may choose
-    (the action as JSON, with its words) and the one chosen (its JSON, "" for none)."""
+    (the action as JSON, with its words) and the one chosen (its JSON, "" for none). A row for the
+    play after the coming one (`later`) is named as the coming play's would be: the page sets the
+    two apart."""
 
     situation: str
     name: str
     choices: list[tuple[str, str]]
     chosen: str
+    later: bool
 
 
 def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
@@ -129,9 +145,10 @@ def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
     return [
         AheadRow(
             situation,
-            say(rules.situation_name(situation)),
+            say(rules.situation_name(situation.removeprefix(THEN))),
             [(as_json(action), say(label)) for action, label in rules.ahead_choices(state, seat, situation)],
             as_json(chosen[situation]) if situation in chosen else "",
+            situation.startswith(THEN),
         )
         for situation in rules.ahead_situations(state, seat)
     ]
@@ -140,6 +157,22 @@ def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
 def as_json(action: Action) -> str:
     """An action as the page's form carries it."""
     return json.dumps(action, sort_keys=True)
+
+
+def answers_now(table: Table, row: AheadPlay) -> bool:
+    """Whether a chosen play answers the play its seat owes now (its seat's player still chose it)."""
+    return row.key_version == table.seats[row.seat].key_version and table.rules.answers_owed(
+        table.state, row.seat, row.situation, row.play_number
+    )
+
+
+def answering_seats(session: Session, table: Table) -> set[int]:
+    """The seats the game waits on whose player chose ahead a play that answers now."""
+    if table.result is not None:
+        return set()
+    waiting = table.rules.to_act(table.state)
+    rows = chosen_rows(session, table.game_id)
+    return {row.seat for row in rows if row.seat in waiting and answers_now(table, row)}
 
 
 def play_chosen(session: Session, table: Table, now: datetime) -> Table | None:
@@ -166,15 +199,16 @@ def _answer(
     session: Session, table: Table, seat: int, situation: str, rows: list[AheadPlay], now: datetime
 ) -> Table | None:
     """The seat's chosen plays that answer its owed play in `situation` used up: the fitting one made
-    (the table after it), or all dropped, the reason kept for the seat's next mail (None)."""
+    (the table after it), or all dropped, the reason kept for the seat's next mail (None). Those of
+    another player of the seat, or of a play already made, are dropped without a word."""
     key_version = table.seats[seat].key_version
-    drop([row for row in rows if row.key_version != key_version], now, session)
+    drop(
+        [row for row in rows if row.key_version != key_version or situation_now(table, row) is None],
+        now,
+        session,
+    )
     rules = table.rules
-    answering = [
-        row
-        for row in rows
-        if row.key_version == key_version and rules.answered_together(situation, row.situation)
-    ]
+    answering = [row for row in rows if answers_now(table, row)]
     if not answering:
         return None
     made = rules.play_ahead(table.state, seat, {row.situation: row.action for row in answering})
@@ -187,12 +221,24 @@ def _answer(
     action: Action = made  # type: ignore[assignment]
     used.status, used.seq = AheadStatus.PLAYED, table.version + 1
     events = rules.act(table.state, seat, action)
+    taken_back_by_move(session, table, seat)
     return append_move(session, table, seat, action, events, EventOrigin.PLAYER, now)
 
 
-def drop_on_move_by_hand(session: Session, game_id: str, seat: int, now: datetime) -> None:
-    """A move by hand replaces the seat's plays chosen ahead."""
-    drop(chosen_rows(session, game_id, seat), now, session)
+def taken_back_by_move(session: Session, table: Table, seat: int) -> None:
+    """A move of the player's own (by hand, or chosen ahead: the others cannot tell them apart)
+    takes the seat back from the seat-keeper that kept it while they were away."""
+    record = table.seats[seat]
+    if record.keeper == SeatKeeper.STAND_IN:
+        record.keeper = SeatKeeper.PLAYER
+        session.add(record)
+
+
+def drop_replaced(session: Session, after: Table, seat: int, now: datetime) -> None:
+    """A move made for the seat otherwise (by hand, or forced under auto-play) replaces the plays it
+    chose ahead for it; those chosen for a later play (the trick after) stay."""
+    rows = chosen_rows(session, after.game_id, seat)
+    drop([row for row in rows if row.play_number is None or situation_now(after, row) is None], now, session)
 
 
 def untold(session: Session, table: Table) -> dict[int, list[AheadPlay]]:

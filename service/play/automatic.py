@@ -1,13 +1,17 @@
 """Moves nobody makes by hand: the seat-keeper's (for bot seats, and for players who ran out of time
 until they return) and forced moves played for players who keep auto-play on.
 
-A play the seat's player chose ahead (service/play/ahead.py) comes first, as the player's own move.
+A play the seat's player chose ahead (service/play/ahead.py) comes before the seat-keeper's, as the
+player's own move, but after the other seats' automatic moves, where a quick move by hand would come.
+A forced move under auto-play comes before it: the chosen play could only be that move, and made as
+the player's own it would tell the other seats that a play had been chosen ahead.
 Every other such move goes through `play_for`, which appends it with its origin and action like a move by
 hand; `play_automatic` repeats it while the game waits on a seat that moves automatically.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +20,7 @@ from sqlmodel import Session
 from bots import choose_action
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
-from service.play.ahead import play_chosen
+from service.play.ahead import answering_seats, drop_replaced, play_chosen
 
 # Moves played in one transaction; the rest (only when every seat plays automatically) is left to
 # the next run of the beat task, which finds the open clocks marked automatic.
@@ -36,11 +40,14 @@ def automatic_origin(table: Table, seat: int) -> str | None:
     return None
 
 
-def next_automatic(table: Table) -> tuple[int, str] | None:
-    """The first seat (in seat order) the game waits on that moves automatically, and how."""
+def next_automatic(table: Table, skip: Collection[int] = ()) -> tuple[int, str] | None:
+    """The first seat (in seat order, but those in `skip`) the game waits on that moves
+    automatically, and how."""
     if table.result is not None:
         return None
     for seat in sorted(table.rules.to_act(table.state)):
+        if seat in skip:
+            continue
         origin = automatic_origin(table, seat)
         if origin is not None:
             return seat, origin
@@ -60,20 +67,49 @@ def play_for(session: Session, table: Table, seat: int, origin: str, now: dateti
     else:
         (action,) = table.rules.legal_actions(table.state, seat)
     events = table.rules.act(table.state, seat, action)
-    return append_move(session, table, seat, action, events, origin, now)
+    after = append_move(session, table, seat, action, events, origin, now)
+    if origin == EventOrigin.AUTO:
+        drop_replaced(session, after, seat, now)
+    return after
 
 
-def play_automatic(session: Session, table: Table, now: datetime) -> Table:
-    """Play automatic moves while the game waits on a seat that moves automatically (at most
-    MAX_AUTOMATIC_MOVES of them): first the plays its players chose ahead, which take precedence over
-    the seat-keeper, then the seat-keeper's and auto-play's."""
+def play_kept_and_forced(session: Session, table: Table, now: datetime) -> Table:
+    """Play the seat-keeper's and auto-play's moves while the game waits on one (at most
+    MAX_AUTOMATIC_MOVES), leaving to the plays chosen ahead the seats kept by the seat-keeper whose
+    player chose one that answers now."""
     for _ in range(MAX_AUTOMATIC_MOVES):
-        chosen = play_chosen(session, table, now)
-        if chosen is not None:
-            table = chosen
-            continue
-        turn = next_automatic(table)
+        turn = next_automatic(table, chosen_before_keeper(session, table))
         if turn is None:
             break
         table = play_for(session, table, *turn, now)
+    return table
+
+
+def chosen_before_keeper(session: Session, table: Table) -> set[int]:
+    """The seats kept by their seat-keeper whose player chose ahead a play that answers now: that
+    play is made, not the seat-keeper's."""
+    answering = answering_seats(session, table)
+    return {seat for seat in answering if automatic_origin(table, seat) == EventOrigin.BOT}
+
+
+def play_until_chosen(session: Session, table: Table, now: datetime) -> tuple[Table, Table | None]:
+    """The automatic moves the game waits on, up to the next play chosen ahead that is made: the
+    table before that play and the table after it (None when none is made). A chosen play that no
+    longer fits is dropped, and a seat-keeper then moves for its seat."""
+    for _ in range(MAX_AUTOMATIC_MOVES):
+        table = play_kept_and_forced(session, table, now)
+        chosen = play_chosen(session, table, now)
+        if chosen is not None:
+            return table, chosen
+        if next_automatic(table) is None:
+            break
+    return table, None
+
+
+def play_automatic(session: Session, table: Table, now: datetime) -> Table:
+    """Play every move nobody makes by hand now: the seat-keeper's, auto-play's and the plays chosen
+    ahead (these before the seat-keeper of their own seat)."""
+    table, chosen = play_until_chosen(session, table, now)
+    while chosen is not None:
+        table, chosen = play_until_chosen(session, chosen, now)
     return table

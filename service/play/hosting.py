@@ -27,7 +27,6 @@ from service.mail.drafting import (
     draft_mail,
     drafted,
     invitation_mails,
-    lines_since_last_move,
     mailed_seats,
     mails_after_move,
     player_url,
@@ -39,6 +38,7 @@ from service.play.clocks import dues
 from service.play.names import name_refusal
 from service.play.settle import decided, extend_deadline, finish_moves, forfeit, host_decision_mails, settle
 from service.play.time_control import TimeControl
+from service.reading import since_lines
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
 
@@ -339,7 +339,7 @@ def _taken_over(rt: Runtime, table: Table, seat: int, replaced: str) -> dict[str
         "link": player_url(rt, table, seat),
         "replay": replay_url(rt, table, seat),
         "your_move": seat in table.rules.to_act(table.state),
-        "lines": lines_since_last_move(rt, table, seat),
+        "lines": since_lines(rt, table, seat),
         "commitment": game_commitment(table),
         "rules": rules_url(rt, table),
     }

@@ -26,8 +26,9 @@ from service.links import LinkError, ReplyLink
 from service.mail.drafting import draft_mail, mail_language, new_message_id, player_url
 from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
+from service.play.ahead import AheadRefused, set_queue
 from service.play.moves import MoveStatus, submit_move
-from service.play.reply_moves import read_move
+from service.play.reply_moves import AheadReading, read_ahead, read_move
 from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.runtime import Runtime
 
@@ -148,6 +149,9 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
         )
         params = {"sender": mail.sender or "?", "email": seat.email}
         return _refuse(rt, link, message_id, (stranger, params), with_choices=False)
+    ahead = read_ahead(table, link.seat, mail.text)
+    if ahead.plays or ahead.unread:
+        return _choose_ahead(rt, link, message_id, ahead)
     reading = read_move(table, link.seat, mail.text)
     if reading.action is None and link.seat not in table.rules.to_act(table.state) and mail.text.strip():
         return _talk(rt, link, message_id, mail.text)
@@ -163,6 +167,20 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
     _mail_outcome(rt, link, message_id, said, with_choices=not moved)
     status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
+
+
+def _choose_ahead(rt: Runtime, link: ReplyLink, message_id: str, ahead: AheadReading) -> InboundOutcome:
+    """A reply choosing plays ahead: stored as the seat's whole queue, or refused with the reason
+    (nothing stored) when a line cannot be read or the rules refuse a play."""
+    if ahead.unread:
+        unread = N_("No play you may choose ahead was found in: %(lines)s")
+        return _refuse(rt, link, message_id, (unread, {"lines": " / ".join(ahead.unread)}), False)
+    try:
+        set_queue(rt, link.game_id, link.seat, ahead.plays)
+    except AheadRefused as refusal:
+        return _refuse(rt, link, message_id, refusal.message, with_choices=False)
+    _mail_outcome(rt, link, message_id, (N_("Your plays chosen ahead are saved."), {}), False)
+    return InboundOutcome(InboundStatus.AHEAD)
 
 
 def after_first_line(text: str) -> str:

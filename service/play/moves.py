@@ -21,14 +21,18 @@ from sqlmodel import Session, col, select
 from rules import IllegalAction
 from rules.base import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail, SeatKeeper
+from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
-from service.play.ahead import drop_on_move_by_hand
+from service.play.ahead import drop_replaced, taken_back_by_move
 from service.play.settle import finish_moves
 from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20
-POLL_SECONDS = 0.05  # the longest pause between two reads of a command being decided
+POLL_SECONDS = 0.05  # without word of decisions: the longest pause between two reads of a command
+# With word of decisions (Redis pub/sub), the pause between two reads should the word be lost: under
+# load a move waits hundreds of milliseconds for a worker, and reading every 50 ms cost the web a
+# tenth of its CPU (py-spy) for answers that the word gives anyway.
+WORD_LOST_SECONDS = 0.5
 
 
 class MoveStatus(StrEnum):
@@ -165,19 +169,22 @@ def _pending_of_seat(session: Session, game_id: str, seat: int) -> CommandRecord
 def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
     """The id of the seat's move still being played, if there is one: its page shows it as pending
     and offers no other move meanwhile."""
-    with Session(rt.engine) as session:
+    with rt.reading() as session:
         waiting = _pending_of_seat(session, game_id, seat)
         return waiting.id if waiting is not None else None
 
 
 def wait_for_command(rt: Runtime, command_id: int, listener: Listener | None = None) -> MoveOutcome:
     """The command's outcome, waiting briefly for a worker (at once when tasks run in-process). With
-    a listener the database is read when word of the decision comes (or every POLL_SECONDS, should
-    the word be lost); without, after short pauses, as a worker usually decides within milliseconds."""
+    a listener (subscribed before the command was dispatched) the database is read when word of the
+    decision comes, or every WORD_LOST_SECONDS should the word be lost; without, after short
+    pauses, as a worker usually decides within milliseconds."""
     deadline = rt.clock.monotonic() + rt.settings["MOVE_WAIT_SECONDS"]
-    pause = POLL_SECONDS if listener else 0.002
+    pause = WORD_LOST_SECONDS if listener else 0.002
     while True:
-        with Session(rt.engine) as session:
+        if listener is not None:
+            listener.wait(min(pause, max(deadline - rt.clock.monotonic(), 0)))
+        with rt.reading() as session:
             command = session.get(CommandRecord, command_id)
             assert command is not None
             if command.status != CommandStatus.PENDING or rt.clock.monotonic() >= deadline:
@@ -185,13 +192,11 @@ def wait_for_command(rt: Runtime, command_id: int, listener: Listener | None = N
         if listener is None:
             rt.clock.sleep(pause)
             pause = min(pause * 2, POLL_SECONDS)
-        else:
-            listener.wait(min(pause, max(deadline - rt.clock.monotonic(), 0)))
 
 
 def command_outcome(rt: Runtime, game_id: str, seat: int, command_id: int) -> MoveOutcome | None:
     """The outcome of one of this seat's commands, or None if it is not theirs."""
-    with Session(rt.engine) as session:
+    with rt.reading() as session:
         command = session.get(CommandRecord, command_id)
         if command is None or command.game_id != game_id or command.seat != seat:
             return None
@@ -216,7 +221,7 @@ def apply_command(rt: Runtime, command_id: int) -> str:
     the mails they cause in one unit of work, retried on a version conflict and once on a dropped
     database connection. The game's pending commands submitted before it are decided first, in
     submission order. Idempotent: a decided command is left alone. Returns the command's status."""
-    with Session(rt.engine) as session:
+    with rt.reading() as session:
         command = session.get(CommandRecord, command_id)
         if command is None:
             return CommandStatus.REJECTED
@@ -281,9 +286,6 @@ def _decide_command(
     # rolls the whole transaction back, this mark with it).
     command.status = CommandStatus.ACCEPTED
     after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
-    drop_on_move_by_hand(session, before.game_id, command.seat, now)
-    seat = before.seats[command.seat]
-    if seat.keeper == SeatKeeper.STAND_IN:  # a move by hand takes the seat back
-        seat.keeper = SeatKeeper.PLAYER
-        session.add(seat)
+    drop_replaced(session, after, command.seat, now)
+    taken_back_by_move(session, before, command.seat)
     return finish_moves(rt, session, before, after, now)

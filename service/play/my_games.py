@@ -21,10 +21,11 @@ from service.eventlog.models import AddressRequest, GameRecord, GameStatus, Outb
 from service.eventlog.store import Table
 from service.links import LinkError, address_key, issued_at
 from service.localtime import as_utc
-from service.mail.drafting import game_title, my_games_url, new_message_id, outbox_row, player_url
+from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import waiting_on
 from service.play.seat_settings import SeatSettings, save_seat_settings
+from service.reading import game_title
 from service.runtime import Runtime
 
 ADDRESS_LIMIT = 3  # requests per address in LIMIT_WINDOW

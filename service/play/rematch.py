@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from service.eventlog.models import (
     GameStatus,
@@ -29,7 +29,7 @@ from service.eventlog.models import (
 from service.eventlog.store import Table
 from service.links import address_key
 from service.localtime import as_utc, format_time, zone_name
-from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
+from service.mail.drafting import mails_to_others, player_url
 from service.mail.kinds import MailKind
 from service.play.hosting import GameSetup, Player, start_game
 from service.play.time_control import TimeControl
@@ -74,6 +74,18 @@ def proposal_before(session: Session, game_id: str) -> RematchProposal | None:
     return session.exec(select(RematchProposal).where(col(RematchProposal.next_game_id) == game_id)).first()
 
 
+def own_proposals(session: Session, game_id: str) -> tuple[RematchProposal | None, RematchProposal | None]:
+    """`latest_proposal` and `proposal_before` of a game, in one round trip."""
+    rows = session.exec(
+        select(RematchProposal)
+        .where(or_(col(RematchProposal.game_id) == game_id, col(RematchProposal.next_game_id) == game_id))
+        .order_by(col(RematchProposal.id).desc())
+    ).all()
+    latest = next((row for row in rows if row.game_id == game_id), None)
+    before = next((row for row in rows if row.next_game_id == game_id), None)
+    return latest, before
+
+
 def propose_rematch(rt: Runtime, game_id: str, seat: int, rotate: bool) -> str | None:
     """The seat proposes the next match (accepting it itself); RematchRefused unless the game is over
     and has no open or accepted proposal. The new game's id if nobody else had to answer."""
@@ -98,23 +110,7 @@ def propose_rematch(rt: Runtime, game_id: str, seat: int, rotate: bool) -> str |
         if len(answers) == len(table.seats):
             return _start(rt, session, table, proposal, now)
         until = format_time(lapses_at(proposal), zone_name(table, seat))
-        asked = (
-            draft_mail(
-                rt,
-                table,
-                MailKind.REMATCH_PROPOSED,
-                other.seat,
-                {
-                    "link": player_url(rt, table, other.seat),
-                    "name": table.names[seat],
-                    "rotate": rotate,
-                    "until": until,
-                },
-            )
-            for other in mailed_seats(table)
-            if other.seat != seat
-        )
-        return None, drafted(*asked)
+        return None, mails_to_others(rt, table, seat, MailKind.REMATCH_PROPOSED, rotate=rotate, until=until)
 
     return rt.in_game(game_id, change)
 
@@ -132,18 +128,7 @@ def answer_rematch(rt: Runtime, game_id: str, seat: int, accept: bool) -> str | 
         session.add(proposal)
         if not accept:
             proposal.status, proposal.decided_at = RematchStatus.DECLINED, now
-            told = (
-                draft_mail(
-                    rt,
-                    table,
-                    MailKind.REMATCH_DECLINED,
-                    other.seat,
-                    {"link": player_url(rt, table, other.seat), "name": table.names[seat]},
-                )
-                for other in mailed_seats(table)
-                if other.seat != seat
-            )
-            return None, drafted(*told)
+            return None, mails_to_others(rt, table, seat, MailKind.REMATCH_DECLINED)
         if all(proposal.answers.get(str(s.seat)) for s in table.seats):
             return _start(rt, session, table, proposal, now)
         return None, []
@@ -220,9 +205,8 @@ class RematchView:
 def rematch_view(rt: Runtime, table: Table, seat: int) -> RematchView:
     """The rematch panel of a seat's page (reads only: a lapsed proposal is shown lapsed)."""
     now = rt.clock.now()
-    with Session(rt.engine) as session:
-        latest = latest_proposal(session, table.game_id)
-        before = proposal_before(session, table.game_id)
+    with rt.reading() as session:
+        latest, before = own_proposals(session, table.game_id)
         chain = _chain(session, table.game_id, before, latest)
     open_now = latest is not None and is_open(latest, now)
     started = latest is not None and latest.status == RematchStatus.ACCEPTED

@@ -48,7 +48,11 @@ class MoveReading:
 
 def read_move(table: Table, seat: int, text: str) -> MoveReading:
     """The one legal action of the seat that the text names, if exactly one does."""
-    legal = table.rules.legal_actions(table.state, seat)
+    return pick(table, seat, table.rules.legal_actions(table.state, seat), text)
+
+
+def pick(table: Table, seat: int, legal: list[dict[str, Any]], text: str) -> MoveReading:
+    """The one action among `legal` that the text names, if exactly one does."""
     phrasing = PHRASINGS[table.record.game]
     folded, coded = normalised(text).lower(), normalised(text)
     scored = []
@@ -61,6 +65,55 @@ def read_move(table: Table, seat: int, text: str) -> MoveReading:
     language = str(get_locale() or DEFAULT_LANGUAGE)
     choices = [example(phrasing(table, seat, action), language) for action in legal]
     return MoveReading(chosen[0] if top and len(chosen) == 1 else None, choices, len(chosen) if top else 0)
+
+
+@dataclass(frozen=True)
+class AheadReading:
+    """The plays a reply chooses ahead, one per line "<situation in words>: <play>", and the lines
+    naming a situation whose play could not be read."""
+
+    plays: list[dict[str, Any]]
+    unread: list[str]
+
+
+def read_ahead(table: Table, seat: int, text: str) -> AheadReading:
+    """The plays chosen ahead that the text names, in the words the page uses (the situation's name
+    in any language, then the play as a move by reply is written); none while the seat owes a move."""
+    rules, state = table.rules, table.state
+    names = situation_names(table, seat)
+    plays, unread = [], []
+    for line in unicodedata.normalize("NFKC", text).splitlines():
+        named = situation_named(names, line)
+        if named is None:
+            continue
+        situation, rest = named
+        choices = [action for action, _ in rules.ahead_choices(state, seat, situation)]
+        chosen = pick(table, seat, choices, rest).action
+        if chosen is None:
+            unread.append(line.strip())
+        else:
+            plays.append({"situation": situation, "action": chosen})
+    return AheadReading(plays, unread)
+
+
+def situation_named(names: dict[str, str], line: str) -> tuple[str, str] | None:
+    """The situation a line begins with ("<its name>:", a name may hold a colon itself) and the rest
+    of the line, or None."""
+    folded = line.strip().lower()
+    for name in sorted(names, key=len, reverse=True):
+        rest = folded.removeprefix(name).lstrip()
+        if folded.startswith(name) and rest.startswith(":"):
+            return names[name], line.strip()[len(line.strip()) - len(rest) + 1 :]
+    return None
+
+
+def situation_names(table: Table, seat: int) -> dict[str, str]:
+    """The situations the seat may choose a play for now, by their name in each language."""
+    names = {}
+    for situation in table.rules.ahead_situations(table.state, seat):
+        for language in LANGUAGES:
+            names[say_in(language, table.rules.situation_name(situation)).lower()] = situation
+    return names
 
 
 def normalised(text: str) -> str:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlmodel import Session
-
 from service.eventlog.models import TurnClock, Vacation
 from service.eventlog.store import Table
 from service.localtime import browser_may_localise, zone_name
@@ -37,7 +35,7 @@ class TurnView:
 def turn_view(rt: Runtime, table: Table, seat: int | None, host: bool = False) -> TurnView:
     """The turns of a game for a seat's page (or the host's, or an onlooker's)."""
     now = rt.clock.now()
-    with Session(rt.engine) as session:
+    with rt.reading() as session:
         taken = vacations(session, table.game_id)
         waiting = waiting_on(session, table, now, taken)
         timed_out = timed_out_clocks(session, table.game_id) if host and table.active else []

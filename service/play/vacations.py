@@ -14,7 +14,7 @@ from sqlmodel import Session
 from rules.base import N_
 from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
-from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
+from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_to_others, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import sync_clocks, vacations
 from service.play.deadlines import local_midnight
@@ -130,17 +130,6 @@ def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> N
             session.add(vacation)
         session.flush()
         sync_clocks(session, table, now)
-        mails = (
-            draft_mail(
-                rt,
-                table,
-                MailKind.VACATION_ENDED,
-                other.seat,
-                {"link": player_url(rt, table, other.seat), "name": table.names[seat]},
-            )
-            for other in mailed_seats(table)
-            if other.seat != seat
-        )
-        return None, drafted(*mails)
+        return None, mails_to_others(rt, table, seat, MailKind.VACATION_ENDED)
 
     rt.in_game(game_id, change)

@@ -9,15 +9,12 @@ from typing import Any
 from flask import abort, g
 from flask_babel import gettext as _
 from flask_babel import refresh
-from sqlmodel import Session
 
 from service.eventlog.models import SeatKeeper
 from service.eventlog.store import GameNotFound, Table
 from service.links import GameLink, LinkError
 from service.play.moves import pending_command
-from service.reading import reader_language
-from service.replay.steps import replay_of
-from service.replay.talk import TalkLine, talk_lines
+from service.reading import reader_language, seat_summary
 from service.runtime import Runtime
 
 
@@ -104,27 +101,3 @@ def player_summary(rt: Runtime, access: SeatAccess) -> dict[str, Any]:
     if pending is not None:
         summary["legal_actions"] = []
     return {**summary, "pending_command": pending}
-
-
-def seat_talk(rt: Runtime, access: SeatAccess, limit: int = 30) -> list[TalkLine]:
-    """The latest table talk a seat may see (every public message and its own notes)."""
-    with Session(rt.engine) as session:
-        lines = talk_lines(session, access.table, replay_of(rt.replays, access.table), access.seat)
-    return lines[-limit:]
-
-
-def seat_summary(table: Table, seat: int | None) -> dict[str, Any]:
-    """What a seat's page and its JSON twin show: the rules' view and legal actions, nothing more."""
-    rules = table.rules
-    return {
-        "game": table.record.game,
-        "game_id": table.game_id,
-        "status": table.status,
-        "seat": seat,
-        "seq": table.version,
-        "players": table.names,
-        "view": rules.view(table.state, seat),
-        "legal_actions": rules.legal_actions(table.state, seat) if seat is not None and table.active else [],
-        "to_act": sorted(rules.to_act(table.state)) if table.active else [],
-        "result": table.result,
-    }

@@ -19,9 +19,9 @@ from service.play.rematch import RematchRefused, answer_rematch, propose_rematch
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
 from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.play.turn_view import turn_json, turn_view
-from service.replay.talk import talk_json
+from service.reading import seat_json, seat_talk_json
 from service.runtime import runtime
-from service.web.access import SeatAccess, player_access, player_summary, seat_talk
+from service.web.access import SeatAccess, player_access, player_summary
 from service.web.openapi import (
     LINK_ERRORS,
     MOVE_ANSWERS,
@@ -65,14 +65,12 @@ def state(token: str) -> Response:
     settings = SeatSettings.of(access.table.seats[access.seat])
     turns = turn_json(turn_view(rt, access.table, access.seat))
     rematch = rematch_view(rt, access.table, access.seat).as_json()
-    talk = talk_json(seat_talk(rt, access), say)
     return jsonify(
         {
-            **player_summary(rt, access),
+            **seat_json(rt, access.table, access.seat, player_summary(rt, access)),
             **turns,
             "settings": settings.as_json(),
             "rematch": rematch,
-            "talk": talk,
         }
     )
 
@@ -108,7 +106,8 @@ def talk(token: str, json: TalkRequest) -> tuple[Response, int]:
         say_at_table(rt, access.table.game_id, access.seat, json.text, json.private)
     except TalkRefused as refusal:
         abort(422, say(refusal.message))
-    return jsonify({"talk": talk_json(seat_talk(rt, player_access(rt, token)), say)}), 201
+    fresh = player_access(rt, token)
+    return jsonify({"talk": seat_talk_json(rt, fresh.table, fresh.seat)}), 201
 
 
 @blueprint.get("/play/<token>/commands/<int:command_id>")

@@ -10,15 +10,12 @@ from collections.abc import Callable
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
-from service.catalog import entry
 from service.eventlog.models import SeatKeeper
-from service.eventlog.store import Table
 from service.i18n import say
-from service.mail.drafting import game_title, player_url, public_replay_url, watch_url
+from service.mail.drafting import player_url, public_replay_url, watch_url
 from service.play.hosting import (
     cancel_game,
     declare_draw,
@@ -36,12 +33,10 @@ from service.play.talk import hide_talk
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
-from service.reading import table_reading
+from service.reading import onlooker_context, seat_talk
 from service.replay.fairness import game_commitment
-from service.replay.steps import replay_of
-from service.replay.talk import TalkLine, talk_lines
-from service.runtime import Runtime, runtime
-from service.web.access import host_access, seat_summary
+from service.runtime import runtime
+from service.web.access import host_access
 from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
 from service.web.limits import mail_request_limits
 
@@ -59,10 +54,7 @@ def page(token: str) -> str:
     table = host_access(rt, token)
     return render_template(
         "host.html",
-        table=table_reading(table),
-        title=game_title(table),
-        entry=entry(table.record.game),
-        page=seat_summary(table, None),
+        **onlooker_context(table),
         turns=turn_view(rt, table, None, host=True),
         grantable_days=MOVE_DAYS,
         token=token,
@@ -75,7 +67,7 @@ def page(token: str) -> str:
         public_replay=public_replay_url(rt, table),
         commitment=game_commitment(table),
         replace_form=ReplacePlayerForm(formdata=None),
-        talk=_public_talk(rt, table),
+        talk=seat_talk(rt, table, None, limit=None),
     )
 
 
@@ -110,12 +102,6 @@ def revoke(token: str, seat: int) -> Response:
     revoke_link(runtime(), _game_with_seat(token, seat), seat)
     flash(_("The old link no longer works; a new one was sent."))
     return redirect(url_for("host.page", token=token), 303)
-
-
-def _public_talk(rt: Runtime, table: Table) -> list[TalkLine]:
-    """The table talk every onlooker reads (not the players' notes to themselves)."""
-    with Session(rt.engine) as session:
-        return talk_lines(session, table, replay_of(rt.replays, table), None)
 
 
 @blueprint.post("/host/<token>/talk/<int:talk_id>/hide")

@@ -49,10 +49,14 @@ class SettingsRequest(BaseModel):
 
 
 class AheadChoice(BaseModel):
-    """One play chosen ahead: the situation of the coming play it answers, and the action."""
+    """One play chosen ahead: the situation of the coming play (or the one after) it answers, and the
+    action."""
 
     model_config = ConfigDict(extra="forbid")
-    situation: StrictStr = Field(max_length=32, description='a situation the seat was offered, e.g. "led:S"')
+    situation: StrictStr = Field(
+        max_length=32,
+        description='a situation the seat was offered, e.g. "led:S", or "then:led:S" for the trick after',
+    )
     action: Annotated[JsonValue, WithJsonSchema(ACTION_SCHEMA)]
 
 

@@ -15,7 +15,6 @@ from werkzeug.wrappers import Response
 from rules import IllegalAction
 from service.catalog import entry
 from service.i18n import say
-from service.mail.drafting import game_title
 from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
@@ -24,17 +23,14 @@ from service.play.settle import set_auto_play, take_seat_back
 from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
-from service.reading import table_reading
-from service.replay.fairness import game_commitment
-from service.replay.steps import lines_since_last_move, player_viewer, recent_lines, replay_of
+from service.reading import game_context, seat_page_context, seat_summary
 from service.runtime import Runtime, runtime
-from service.web.access import SeatAccess, player_access, player_summary, seat_summary, seat_talk
+from service.web.access import SeatAccess, player_access, player_summary
 from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
-RECENT_LINES = 8  # the latest moves on the player page; the replay has them all
 
 STATUS_CODES = {
     MoveStatus.ACCEPTED: 200,
@@ -66,17 +62,11 @@ def render_seat_page(
         outcome = command_outcome(rt, table.game_id, access.seat, page["pending_command"])
     if vacation_form is None:
         vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
-    replay = replay_of(rt.replays, table)
     return (
         render_template(
             "play.html",
-            page=page,
+            **seat_page_context(rt, table, access.seat, page),
             turns=turn_view(rt, table, access.seat),
-            recent=recent_lines(table, replay, player_viewer(table, access.seat), RECENT_LINES),
-            since=lines_since_last_move(table, replay, access.seat) if table.active else [],
-            table=table_reading(table),
-            entry=entry(table.record.game),
-            title=game_title(table),
             token=access.token,
             outcome=outcome,
             outcome_text=say(outcome.message) if outcome and outcome.message else None,
@@ -85,11 +75,9 @@ def render_seat_page(
             default_zone=table.record.timezone,
             digest_hour=rt.settings["DIGEST_HOUR"],
             settings_error=settings_error,
-            commitment=game_commitment(table),
             vacation_form=vacation_form,
             refusal=refusal,
             rematch=rematch_view(rt, table, access.seat),
-            talk=seat_talk(rt, access),
             ahead=ahead_panel(rt, table, access.seat) if table.active else [],
             ahead_refusal=ahead_refusal,
         ),
@@ -150,23 +138,20 @@ def move(token: str) -> Response | tuple[str, int]:
         message = cleaned(written) if written.strip() else None
     except TalkRefused as refusal:
         return render_seat_page(access, status=422, refusal=say(refusal.message))
-    game_entry = entry(access.table.record.game)
     summary = seat_summary(access.table, access.seat)
     if (
-        game_entry.needs_confirmation(action, summary["legal_actions"])
+        entry(access.table.record.game).needs_confirmation(action, summary["legal_actions"])
         and request.form.get("confirmed") != "yes"
     ):
         return render_template(
             "confirm.html",
-            title=game_title(access.table),
+            **game_context(access.table),
+            page=summary,
             token=token,
             seq=seq,
             action=action,
             action_json=json.dumps(action),
             message=message or "",
-            page=summary,
-            table=table_reading(access.table),
-            entry=game_entry,
         ), 200
     outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table)
     talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)

@@ -12,13 +12,13 @@ from service.catalog import CATALOG
 from service.eventlog.models import GameRequest
 from service.eventlog.store import GameNotFound
 from service.links import LinkError
-from service.mail.drafting import game_title, host_url, mailed_seats
+from service.mail.drafting import host_url, mailed_seats
 from service.play.confirmation import ask_for_game, confirm_game, game_request, skips_confirmation
 from service.play.hosting import SetupRefused, open_game
 from service.play.turn_view import turn_view
-from service.reading import table_reading
+from service.reading import onlooker_context
 from service.runtime import Runtime, runtime
-from service.web.access import link_refusal, seat_summary
+from service.web.access import link_refusal
 from service.web.forms import new_game_form, refusal_text
 from service.web.limits import form_field, mail_request_limits
 
@@ -153,10 +153,5 @@ def overview(game_id: str) -> str:
     except GameNotFound:
         abort(404, _("There is no such game."))
     return render_template(
-        "overview.html",
-        table=table_reading(table),
-        title=game_title(table),
-        entry=CATALOG[table.record.game],
-        page=seat_summary(table, None),
-        turns=turn_view(runtime(), table, None),
+        "overview.html", **onlooker_context(table), turns=turn_view(runtime(), table, None)
     )

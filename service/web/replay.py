@@ -14,29 +14,19 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, url_for
 from flask_babel import gettext as _
 from spectree import Response
-from sqlmodel import Session
 from werkzeug.wrappers import Response as WebResponse
 
 from service.eventlog.store import GameNotFound, Table
-from service.i18n import say
-from service.localtime import browser_may_localise, zone_name
-from service.mail.drafting import game_title
-from service.reading import table_reading
-from service.replay.record import record_json, text_record
-from service.replay.steps import (
-    FACE_UP,
-    SPECTATOR,
-    Viewer,
-    fairness,
-    history,
-    history_json,
-    player_viewer,
-    public_refusal,
-    replay_of,
-    step_json,
-    step_page,
+from service.reading import (
+    game_title,
+    history_context,
+    history_reading_json,
+    replay_step_context,
+    replay_step_json,
+    replay_version,
 )
-from service.replay.talk import talk_json, talk_lines
+from service.replay.record import record_json, text_record
+from service.replay.steps import FACE_UP, SPECTATOR, Viewer, player_viewer, public_refusal, replay_of
 from service.runtime import runtime
 from service.web.access import player_access, watch_access
 from service.web.openapi import LINK_ERRORS, HistoryAnswer, StepAnswer, spec
@@ -147,66 +137,31 @@ def show_step(opened: Opened, step: int) -> str | WebResponse:
     """The replay at one step, as a page or JSON."""
     rt = runtime()
     table = opened.table
-    replay = replay_of(rt.replays, table)
-    if not 1 <= step <= replay.version:
-        abort(
-            404,
-            _(
-                "This replay has steps 1 to %(last)s; there is no step %(step)s.",
-                last=replay.version,
-                step=step,
-            ),
-        )
-    page = step_page(table, replay, opened.viewer, step)
-    fair = fairness(table, replay)
-    links = {key: step_url(opened, n) for key, n in neighbours(step, replay.version).items()}
-    with Session(rt.engine) as session:  # the messages written at this step that the viewer may read
-        talk = talk_lines(session, table, replay, opened.viewer.seat, at_step=step)
+    last = replay_version(rt, table)
+    if not 1 <= step <= last:
+        abort(404, _("This replay has steps 1 to %(last)s; there is no step %(step)s.", last=last, step=step))
+    links = {key: step_url(opened, n) for key, n in neighbours(step, last).items()}
     if opened.json:
-        return jsonify({**step_json(table, page, replay, fair), "links": links, "talk": talk_json(talk, say)})
-    seat = None if opened.viewer.face_up else opened.viewer.seat
+        return jsonify({**replay_step_json(rt, table, opened.viewer, step), "links": links})
     return render_template(
         "replay.html",
-        title=game_title(table),
+        **replay_step_context(rt, table, opened.viewer, step, opened.you),
         way_in=way_in(opened),
-        table=table_reading(table),
-        steps=replay.steps,
-        chapters=replay.chapters,
-        step=page,
-        talk=talk,
-        fair=fair,
-        say=say,
-        zone=zone_name(table, opened.you),
-        localise=browser_may_localise(table, opened.you),
         links=links,
         # Step URLs differ only in their last part: built once, not once per link of the step list.
         step_prefix=(step_url(opened, 1) or "").removesuffix("1"),
-        # What the game's own table partial reads, as on the player page.
-        page={"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
-        viewer=seat,
     )
 
 
 def show_history(opened: Opened) -> str | WebResponse:
     """The game's history (score sheet, players, dates, chapters), as a page or JSON."""
-    table = opened.table
-    replay = replay_of(runtime().replays, table)
-    past = history(table, replay)
-    fair = fairness(table, replay)
+    rt = runtime()
     if opened.json:
-        return jsonify({**history_json(table, past, replay, fair), "replay": step_url(opened, 1)})
+        return jsonify({**history_reading_json(rt, opened.table), "replay": step_url(opened, 1)})
     return render_template(
         "history.html",
-        title=game_title(table),
+        **history_context(rt, opened.table, opened.you),
         way_in=way_in(opened),
-        table=table_reading(table),
-        past=past,
-        steps=replay.steps,
-        chapters=replay.chapters,
-        fair=fair,
-        say=say,
-        zone=zone_name(table, opened.you),
-        localise=browser_may_localise(table, opened.you),
         step_url=lambda n: step_url(opened, n),
     )
 

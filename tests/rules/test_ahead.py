@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules import GAMES, IllegalAction, get_game
-from rules.base import is_message, plain
+from rules.base import N_, is_message, plain
 
 SEATS = {"dualis": 4, "double_side": 4, "dupli": 4, "red_black": 2}
 
@@ -38,21 +38,29 @@ def play(game: str, seed: int) -> None:
     rules = get_game(game)
     rng = random.Random(seed)
     state = rules.fold(rules.start(seed, SEATS[game], {}))
-    chosen: dict[int, dict[str, dict[str, Any]]] = {}
+    chosen: dict[int, dict[tuple[str, int | None], dict[str, Any]]] = {}
     for _ in range(400):
         if rules.result(state) is not None:
             return
         for seat in range(SEATS[game]):
             for situation in rules.ahead_situations(state, seat):
                 action = rng.choice(candidates(game, state, seat, situation))
+                target = rules.ahead_target(state, seat, situation)
                 try:
-                    chosen.setdefault(seat, {})[situation] = rules.check_ahead(state, seat, situation, action)
+                    chosen.setdefault(seat, {})[target] = rules.check_ahead(state, seat, situation, action)
                 except IllegalAction as refusal:
                     assert refusal.msgid
         seat = min(rules.to_act(state))
         situation = rules.situation(state, seat)
         if situation is not None and chosen.get(seat):
-            mine = {s: a for s, a in chosen.pop(seat).items() if rules.answered_together(situation, s)}
+            mine = {s: a for (s, n), a in chosen[seat].items() if rules.answers_owed(state, seat, s, n)}
+            chosen[seat] = {  # those for the trick after wait for it
+                (s, n): a
+                for (s, n), a in chosen[seat].items()
+                if n is not None
+                and not rules.answers_owed(state, seat, s, n)
+                and rules.ahead_now(state, seat, s, n) is not None
+            }
             made = rules.play_ahead(state, seat, mine)
             if is_message(made):
                 assert plain(made)  # type: ignore[arg-type]
@@ -74,7 +82,7 @@ def test_dualis_situations_and_coin_if_one_is_left() -> None:
     deck[13], deck[26] = deck[26], deck[13]  # seat 1: twelve Stars and M1R
     state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
     assert rules.ahead_situations(state, 0) == ()  # it owes the lead now
-    assert rules.ahead_situations(state, 1) == ("led:S", "led:M")
+    assert rules.ahead_situations(state, 1) == ("led:S", "led:M", "then:lead", "then:led:S", "then:led:M")
     with pytest.raises(IllegalAction, match=r"You must follow suit: play a Moon\."):
         rules.check_ahead(state, 1, "led:M", {"card": "S8R"})
     with pytest.raises(IllegalAction, match="cannot arise"):
@@ -94,6 +102,72 @@ def test_red_black_never_chooses_a_fold_ahead() -> None:
     rules = get_game("red_black")
     state = rules.fold(rules.start(3, 2, {}))
     state = after(rules, state, rules.act(state, 0, {"card": state.hands[0][0]}))
-    assert rules.ahead_situations(state, 0) == ("card",)
+    assert rules.ahead_situations(state, 0) == ("card:1",)
     with pytest.raises(IllegalAction, match="A fold is never chosen ahead"):
-        rules.check_ahead(state, 0, "card", {"fold": True})
+        rules.check_ahead(state, 0, "card:1", {"fold": True})
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_red_black_plays_no_card_chosen_in_an_earlier_round(seed: int) -> None:
+    rules = get_game("red_black")
+    rng = random.Random(seed)
+    state = rules.fold(rules.start(seed, 2, {}))
+    while not rules.ahead_situations(state, 0):
+        seat = min(rules.to_act(state))
+        state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
+    (situation,) = rules.ahead_situations(state, 0)
+    chosen = {situation: {"card": state.hands[0][0]}}
+    first_round = state.round
+    while state.round == first_round or 0 not in rules.to_act(state):
+        assert rules.result(state) is None, "the game ended before a second round"
+        seat = max(rules.to_act(state))  # the other seat first, so that seat 0 is made to owe
+        state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
+    assert rules.situation(state, 0) == f"card:{state.round}"
+    assert rules.play_ahead(state, 0, chosen) == (
+        N_("it was chosen in an earlier round, for another hand"),
+        {},
+    )
+
+
+def test_dualis_chooses_for_the_trick_after_and_waits_for_it() -> None:
+    rules = get_game("dualis")
+    deck = [f"{s}{n}{c}" for s in "SM" for n in range(1, 14) for c in "RB"]
+    deck[13], deck[26] = deck[26], deck[13]  # seat 1: twelve Stars and M1R
+    state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
+    # its one Moon may be gone after the coming card, so a Star may be chosen for a Moon lead then
+    rules.check_ahead(state, 1, "then:led:M", {"card": "S8R"})
+    with pytest.raises(IllegalAction, match=r"You must follow suit: play a Star\."):
+        rules.check_ahead(state, 1, "then:led:S", {"card": "M1R"})
+    assert rules.situation_name("then:led:M") == (
+        N_("in the trick after, %(situation)s"),
+        {"situation": (N_("if Moons are led"), {})},
+    )
+    coming, number = rules.ahead_target(state, 1, "led:S")
+    later = rules.ahead_target(state, 1, "then:led:S")
+    assert later == (coming, number + 1)
+    state = after(rules, state, rules.act(state, 0, {"card": "S1R"}))
+    assert rules.answers_owed(state, 1, *later) is False  # waits for the trick after
+    assert rules.answers_owed(state, 1, coming, number) is True
+    state = after(rules, state, rules.act(state, 1, {"card": "S8R"}))
+    assert rules.ahead_now(state, 1, coming, number) is None  # its play has passed
+    assert rules.ahead_now(state, 1, *later) == "led:S"  # now the coming card's situation
+    assert rules.ahead_situations(state, 1)[:3] == ("lead", "led:S", "led:M")
+
+
+def test_double_side_offers_no_trick_after_across_the_turn_over() -> None:
+    rules = get_game("double_side")
+    rng = random.Random(4)
+    state = rules.fold(rules.start(4, 3, {}))
+    seen = set()
+    while rules.result(state) is None and state.round < 2:
+        for seat in set(range(3)) - rules.to_act(state):
+            situations = rules.ahead_situations(state, seat)
+            if not situations:
+                continue
+            coming = rules.coming_play(state, seat) % 100
+            then = any(situation.startswith("then:") for situation in situations)
+            assert then == (coming not in (6, 12)), (coming, situations)
+            seen.add(coming)
+        seat = min(rules.to_act(state))
+        state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
+    assert {6, 7, 12} <= seen

@@ -16,11 +16,13 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlmodel import Session, col, select
 
-from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin
+from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, SeatKeeper
 from service.eventlog.store import FoldCache
+from service.play.ahead import MAX_AHEAD
 from service.play.hosting import create_game, keep_seat
 from tests.helpers import mails, play_path, post_form, without_links
-from tests.service.turns import HOST, people, play, to_act
+from tests.rules.test_double_side import SIDES_HANDS, deck_of
+from tests.service.turns import HOST, people, play, stepping, to_act
 
 NAMES = {"dualis": ("Ann", "Bo", "Cy", "Di"), "double_side": ("Ann", "Bo", "Cy"), "red_black": ("Ann", "Bo")}
 NAMES["dupli"] = NAMES["dualis"]
@@ -159,7 +161,8 @@ def test_the_chosen_play_comes_before_the_seat_keeper(app: Flask, client: FlaskC
     follower = 1 - table.state.leader
     card = table.state.hands[follower][-1]
     assert (
-        choose(client, links[follower], [{"situation": "card", "action": {"card": card}}]).status_code == 200
+        choose(client, links[follower], [{"situation": "card:1", "action": {"card": card}}]).status_code
+        == 200
     )
     keep_seat(rt, game_id, follower, True)
     play(rt, game_id, table.state.leader, {"card": table.state.hands[table.state.leader][0]})
@@ -168,13 +171,15 @@ def test_the_chosen_play_comes_before_the_seat_keeper(app: Flask, client: FlaskC
         i for i in range(table.version, after.version) if after.actors[i] == follower and after.starts_move(i)
     ]
     assert after.actions[made[0]] == {"card": card} and after.origins[made[0]] == EventOrigin.PLAYER
+    # and, like a move by hand, it takes the seat back: the others see no difference
+    assert after.seats[follower].keeper == SeatKeeper.PLAYER
 
 
 def test_a_move_by_hand_replaces_the_queue(app: Flask, client: FlaskClient) -> None:
     rt = app.extensions["pbem"]
     game_id, links = new_game(app, "red_black")
     play(rt, game_id, 0, {"card": rt.read_table(game_id).state.hands[0][0]})
-    assert choose(client, links[0], [{"situation": "card", "action": {"card": "XX"}}]).status_code == 422
+    assert choose(client, links[0], [{"situation": "card:1", "action": {"card": "XX"}}]).status_code == 422
     table = rt.read_table(game_id)
     card = table.state.hands[1][0]
     # A fold by hand (open to either player at any time) replaces the chosen card.
@@ -183,7 +188,7 @@ def test_a_move_by_hand_replaces_the_queue(app: Flask, client: FlaskClient) -> N
     follower = 1 - leader
     hand = rt.read_table(game_id).state.hands[follower]
     assert (
-        choose(client, links[follower], [{"situation": "card", "action": {"card": hand[0]}}]).status_code
+        choose(client, links[follower], [{"situation": "card:1", "action": {"card": hand[0]}}]).status_code
         == 200
     )
     assert play(rt, game_id, follower, {"fold": True}).status == "accepted"
@@ -213,7 +218,7 @@ def seen_by(app: Flask, client: FlaskClient, game_id: str, link: str, email: str
 
 
 def test_other_seats_see_the_same_with_and_without_a_queue(app: Flask, client: FlaskClient) -> None:
-    rt = app.extensions["pbem"]
+    rt, _ = stepping(app)  # a clock that stands still: both games' moves wait alike (the pace lines)
     plain_id, plain_links = new_game(app, "dualis")
     play(rt, plain_id, 0, {"card": "S1R"})
     play(rt, plain_id, 1, {"card": "S8R"})
@@ -240,7 +245,7 @@ def test_bad_queues_are_refused_and_nothing_is_stored(app: Flask, client: FlaskC
         ([{"situation": "lead", "action": {"card": "S8R"}}], 422, "cannot arise"),
         ([{"situation": "led:M", "action": {"card": "S8R"}}], 422, "follow suit"),
         ([{"situation": "led:S", "action": {"fold": True}}], 422, ""),
-        ([{"situation": "led:S", "action": {"card": "S8R"}}] * 9, 400, ""),
+        ([{"situation": "led:S", "action": {"card": "S8R"}}] * (MAX_AHEAD + 1), 400, ""),
         ([{"situation": "led:S", "action": {"card": "S8R"}}] * 2, 422, "one play per situation"),
     ]
     for plays, status, message in refused:
@@ -292,3 +297,63 @@ def test_the_page_chooses_ahead_like_the_api(app: Flask, client: FlaskClient) ->
         play(rt, game_id, 0, {"card": "S1R"})
     assert rt.read_table(by_page).events == rt.read_table(by_api).events
     assert post_form(client, page_links[3], "/ahead", cancel="yes").status_code == 303
+
+
+def test_plays_chosen_for_the_trick_after_wait_for_it_and_are_made_there(
+    app: Flask, client: FlaskClient
+) -> None:
+    rt = app.extensions["pbem"]
+    game_id, links = new_game(app, "dualis")
+    queue = [
+        {"situation": "led:S", "action": {"card": "S8R"}},
+        {"situation": "then:lead", "action": {"card": "S9R"}},
+        {"situation": "then:led:S", "action": {"card": "S9B"}},
+        {"situation": "then:led:M", "action": {"card": "M1R"}},
+    ]
+    response = choose(client, links[1], queue)
+    assert response.status_code == 200, response.get_json()
+    assert "in the trick after, if I lead" in [p["name"] for p in response.get_json()["plays"]]
+    play(rt, game_id, 0, {"card": "S1R"})  # Bo's S8R follows at once
+    assert [row.status for row in rows(app, game_id)] == [AheadStatus.PLAYED] + [AheadStatus.CHOSEN] * 3
+    shown = client.get(f"/api{links[1]}/ahead").get_json()["plays"]
+    assert [p["situation"] for p in shown] == ["lead", "led:S", "led:M"]  # now the coming trick's
+    play(rt, game_id, 2, {"card": "S7B"})
+    play(rt, game_id, 3)  # Di's Moon: Bo's Star 8 wins trick 1 and leads trick 2
+    table = rt.read_table(game_id)
+    assert table.actions[-1] == {"card": "S9R"} and table.actors[-1] == 1
+    assert table.origins[-1] == EventOrigin.PLAYER
+    assert [row.status for row in rows(app, game_id)] == [AheadStatus.PLAYED] * 2 + [AheadStatus.DROPPED] * 2
+    assert client.get(f"/api{links[1]}/ahead").get_json()["plays"] == []
+
+
+def test_a_move_by_hand_keeps_the_plays_chosen_for_the_trick_after(app: Flask, client: FlaskClient) -> None:
+    rt = app.extensions["pbem"]
+    game_id, links = new_game(app, "dualis")
+    later = [{"situation": "then:lead", "action": {"card": "S9R"}}]
+    assert choose(client, links[1], later).status_code == 200
+    play(rt, game_id, 0, {"card": "S1R"})
+    assert to_act(rt, game_id) == {1}  # nothing chosen for this trick: Bo plays by hand
+    assert play(rt, game_id, 1, {"card": "S13B"}).status == "accepted"
+    assert [row.status for row in rows(app, game_id)] == [AheadStatus.CHOSEN]
+    play(rt, game_id, 2, {"card": "S7B"})
+    play(rt, game_id, 3)
+    table = rt.read_table(game_id)
+    assert table.actions[-1] == {"card": "S9R"} and table.origins[-1] == EventOrigin.PLAYER
+    assert rows(app, game_id)[0].status == AheadStatus.PLAYED
+
+
+def test_a_forced_move_is_made_by_auto_play_not_by_the_play_chosen_for_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    rt = app.extensions["pbem"]
+    # Double Side Play: Ann leads (lowest dice), Bo holds one Green, G1.
+    options = {"deck": deck_of(*SIDES_HANDS), "dice": [[[1, 2], [6, 5], [6, 3]]]}
+    game_id = create_game(rt, "double_side", people(*NAMES["double_side"]), HOST, options=options, seed=3)
+    bo = play_path(mails(app, to="bo@example.org", kind="invitation")[-1])
+    assert choose(client, bo, [{"situation": "led:G", "action": {"card": "G1"}}]).status_code == 200
+    play(rt, game_id, 0, {"card": "G7"})
+    table = rt.read_table(game_id)
+    # Bo's only Green, played as every forced move is: as the player's own it would tell the others
+    assert table.actions[-1] == {"card": "G1"} and table.origins[-1] == EventOrigin.AUTO
+    (row,) = rows(app, game_id)
+    assert row.status == AheadStatus.DROPPED and row.told and row.reason is None

@@ -6,30 +6,18 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from flask import Flask
 
 from rules import get_game
-from service import create_app
 from service.mail.drafting import player_url
-from tests.conftest import app_config
 from tests.service.replay_games import NAMES, add_moves, new_game
 
 View = dict[str, Any]
 SECTION = re.compile(r"<(?:div|ul) [^>]*data-(previous-round|last-war-cards)>(.*?)</(?:div|ul)>", re.S)
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
-
-
-@pytest.fixture
-def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
-    flask_app = create_app(app_config(tmp_path, None))
-    with flask_app.app_context():
-        yield flask_app
-    flask_app.extensions["pbem"].engine.dispose()
 
 
 def play_until(

@@ -9,8 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.eventlog.models import EventOrigin
-from service.mail.drafting import lines_since_last_move
 from service.play.hosting import Player, create_game
+from service.reading import since_lines
 from tests.helpers import without_links
 from tests.service.play import seat_links
 from tests.service.replay_games import EMAILS, NAMES, add_moves, new_game
@@ -59,6 +59,6 @@ def test_mail_lines_keep_collected_tricks_face_down(app: Flask) -> None:
     table = rt.read_table(game_id)
     collected = [e["card"] for e in table.events if e["type"] == "CardPlayed" and e["trick"] <= 4]
     for seat in range(4):
-        told = " ".join(lines_since_last_move(rt, table, seat))
+        told = " ".join(since_lines(rt, table, seat))
         assert "(played by the seat-keeper)" in told
         assert not [card for card in collected if card in told], "a collected trick is told"

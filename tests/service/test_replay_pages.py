@@ -7,32 +7,19 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import create_app
 from service.eventlog.models import EventOrigin
 from service.mail.drafting import player_url
 from service.play.hosting import cancel_game
 from service.replay.steps import replay_of
-from tests.conftest import app_config
 from tests.helpers import event_count, forms, mails
 from tests.service.replay_games import EMAILS, add_moves, finish_by_service, new_game
 
 REPLAY_LINK = re.compile(r"http://localhost(/play/[A-Za-z0-9_.\-]+/replay)")
 COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
-
-
-@pytest.fixture
-def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
-    flask_app = create_app(app_config(tmp_path, None))
-    with flask_app.app_context():
-        yield flask_app
-    flask_app.extensions["pbem"].engine.dispose()
 
 
 def path_of(app: Flask, game_id: str, seat: int) -> str:

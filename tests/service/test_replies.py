@@ -18,13 +18,12 @@ from sqlmodel import Session, select
 
 from service import create_app
 from service.eventlog.models import CommandRecord, InboundMail, OutboxMail, TableTalk
-from service.inbound import reply_listener
 from service.mail.replies import read_reply_mail
 from service.play.hosting import Player, create_game, revoke_link
 from service.play.moves import submit_move
 from tests.conftest import app_config
 from tests.helpers import mails
-from tests.smtp_sink import free_port
+from tests.smtp_sink import reply_listening
 
 ANN, BO = "ann@example.org", "bo@example.org"
 
@@ -32,11 +31,8 @@ ANN, BO = "ann@example.org", "bo@example.org"
 @pytest.fixture
 def listening(app: Flask) -> Iterator[int]:
     """The reply listener on a free local port, for the app under test."""
-    port = free_port()
-    listener = reply_listener(app, "127.0.0.1", port)
-    listener.start()
-    yield port
-    listener.stop()
+    with reply_listening(app) as port:
+        yield port
 
 
 def new_duel(app: Flask) -> str:

@@ -7,15 +7,12 @@ from __future__ import annotations
 import html
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
-from service import create_app
 from service.mail.drafting import player_url
-from tests.conftest import app_config
 from tests.service.replay_games import NAMES, add_moves, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,14 +34,6 @@ COUNT_BY_GETTEXT = re.compile(
 BLOCKS = "p|div|li|ul|ol|td|th|tr|table|br|h[1-6]|section|details|summary|form|fieldset|legend|header|main"
 # Numbers that are a choice, not a count: "3 or 4 players", "1, 2, 3, 5, 7 or 14 days".
 CHOICES = ("%(counts)s players", "%(days)s days, or no time limit")
-
-
-@pytest.fixture
-def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
-    flask_app = create_app(app_config(tmp_path, None))
-    with flask_app.app_context():
-        yield flask_app
-    flask_app.extensions["pbem"].engine.dispose()
 
 
 def table_page(app: Flask, game: str) -> str:

@@ -9,7 +9,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from service.play.hosting import Player, create_game
-from service.play.moves import POLL_SECONDS
+from service.play.moves import WORD_LOST_SECONDS
 from service.tasks.decisions import Decisions
 from tests.helpers import mails, play_path
 
@@ -53,5 +53,5 @@ def test_the_web_reads_a_move_being_decided_when_told_not_every_few_milliseconds
     took = time.monotonic() - began
     event.remove(engine, "before_cursor_execute", count)
     assert answer.get_json()["status"] == "accepted"
-    # One read before the word and one after it, plus one per fallback pause the wait lasted.
-    assert len(reads) <= 2 + took / POLL_SECONDS
+    # One read when the word comes, plus one per fallback pause the wait lasted.
+    assert len(reads) <= 1 + took / WORD_LOST_SECONDS

@@ -15,10 +15,9 @@ from flask import Flask
 from rules import card_name
 from rules.base import plain
 from service.eventlog.models import MailStatus
-from service.inbound import reply_listener
 from service.play.hosting import Player, create_game
 from tests.helpers import mails
-from tests.smtp_sink import SmtpSink, free_port
+from tests.smtp_sink import SmtpSink, reply_listening
 
 EMAILS = ("ann@example.org", "bo@example.org")
 
@@ -54,11 +53,8 @@ def test_a_whole_duel_is_played_by_replies_only(worker_app: Flask, smtp_sink: Sm
     rt = worker_app.extensions["pbem"]
     players = [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])]
     game_id = create_game(rt, "red_black", players, Player("Host", "host@example.org"), seed=5)
-    port = free_port()
-    listener = reply_listener(worker_app, "127.0.0.1", port)
-    listener.start()
     rng = random.Random(2)
-    try:
+    with reply_listening(worker_app) as port:
         for _ in range(400):
             table = rt.read_table(game_id)
             if table.result is not None:
@@ -69,8 +65,6 @@ def test_a_whole_duel_is_played_by_replies_only(worker_app: Flask, smtp_sink: Sm
             words = "fold" if action.get("fold") else plain(card_name("red_black", action["card"]))
             send_reply(port, latest_with_reply_to(smtp_sink, EMAILS[seat]), EMAILS[seat], words)
             wait_for(lambda version=table.version: rt.read_table(game_id).version > version)
-    finally:
-        listener.stop()
     finished = rt.read_table(game_id)
     assert finished.result is not None, "the duel was played to its end by replies"
     answers = [m for m in smtp_sink.collector.messages if m["Subject"] and m["In-Reply-To"]]
