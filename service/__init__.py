@@ -22,7 +22,14 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
-    from service.i18n import LANGUAGES, card_words, compiled_catalogues, say, select_locale
+    from service.i18n import (
+        LANGUAGES,
+        card_words,
+        compiled_catalogues,
+        install_catalogues,
+        say,
+        select_locale,
+    )
     from service.replay.record import MAX_RECORD_BYTES
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
@@ -68,6 +75,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_celery(app)
     # Each app its own Babel: its translations cache is keyed by language only, not by directory.
     Babel(app, locale_selector=select_locale)
+    install_catalogues(app.jinja_env)
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(my_games.api)

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import g, has_request_context, request
-from flask_babel import gettext
+from babel.support import NullTranslations
+from flask import current_app, g, has_request_context, request
+from flask_babel import get_locale, get_translations
+from jinja2 import Environment
 
 from rules import card_name
 from rules.base import Message, is_message
@@ -46,13 +48,41 @@ def browser_language() -> str:
     return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
 
 
+def catalogue() -> NullTranslations:
+    """The catalogue of the reader's language. Flask-Babel looks it up anew for every string (7 µs,
+    and a page or a mail says some hundreds), so each app keeps the one it found for each language;
+    the language itself is read each time, as `force_locale` changes it while a mail is drafted."""
+    language = get_locale()
+    if language is None:  # outside an app: Flask-Babel's own answer (no translation)
+        return get_translations()
+    kept: dict[str, NullTranslations] = current_app.extensions.setdefault("catalogues", {})
+    found = kept.get(str(language))
+    if found is None:
+        found = kept[str(language)] = get_translations()
+    return found
+
+
+def install_catalogues(environment: Environment) -> None:
+    """Templates translate through `catalogue` (installed after Flask-Babel's own callables)."""
+    environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        gettext=lambda text: catalogue().ugettext(text),
+        ngettext=lambda singular, plural, n: catalogue().ungettext(singular, plural, n),
+        newstyle=True,
+    )
+
+
 def say(message: Message) -> str:
     """A rules message (msgid and parameters) in the reader's language, with any parameter that is
     itself a message (a card's name, a colour) translated too."""
+    return _said(message, catalogue())
+
+
+def _said(message: Message, words: NullTranslations) -> str:
     msgid, params = message
-    return gettext(
-        msgid, **{key: say(value) if is_message(value) else value for key, value in params.items()}
-    )
+    text = words.ugettext(msgid)
+    if not params:
+        return text
+    return text % {key: _said(value, words) if is_message(value) else value for key, value in params.items()}
 
 
 def card_words(game: str, card: str, *how: str | None) -> str:
