@@ -100,7 +100,7 @@ def submit_move(
         return stored
     try:
         with rt.dispatch.listen(stored) as listener:  # listening before the worker can decide
-            rt.dispatch.apply_move(stored)
+            rt.dispatch.apply_move(stored, game_id)
             return wait_for_command(rt, stored, listener)
     except DBAPIError as error:
         if not database_unavailable(error):
@@ -216,18 +216,12 @@ def _outcome_of(command: CommandRecord, replayed: bool) -> MoveOutcome:
     return MoveOutcome(MoveStatus.ACCEPTED, (N_("Your move was played."), {}), command.id)
 
 
-def apply_command(rt: Runtime, command_id: int) -> str:
-    """Decide a pending command and, if legal, append its events, the automatic moves that follow and
-    the mails they cause in one unit of work, retried on a version conflict and once on a dropped
-    database connection. The game's pending commands submitted before it are decided first, in
-    submission order. Idempotent: a decided command is left alone. Returns the command's status."""
-    with rt.reading() as session:
-        command = session.get(CommandRecord, command_id)
-        if command is None:
-            return CommandStatus.REJECTED
-        if command.status != CommandStatus.PENDING:
-            return CommandStatus(command.status)
-        game_id = command.game_id
+def apply_command(rt: Runtime, command_id: int, game_id: str) -> str:
+    """Decide a pending command of the game and, if legal, append its events, the automatic moves
+    that follow and the mails they cause in one unit of work, retried on a version conflict and once
+    on a dropped database connection. The game's pending commands submitted before it are decided
+    first, in submission order. Idempotent: a decided command is left alone. Returns the command's
+    status. (The task carries the game, so the worker reads the command only under the lock.)"""
 
     def decide_in_order() -> tuple[str, list[int]]:
         for _ in range(CONFLICT_RETRIES):
@@ -264,7 +258,7 @@ def _decide_up_to(
         table, caused = _decide_command(rt, session, table, command)
         mails.extend(caused)
     decided = session.get(CommandRecord, command_id)
-    assert decided is not None
+    assert decided is not None and decided.game_id == table.game_id, "a task names its command's game"
     return (CommandStatus(decided.status), [c.id for c in pending if c.id is not None]), mails
 
 

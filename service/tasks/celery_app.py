@@ -95,10 +95,10 @@ class CeleryDispatcher:
         if self._decisions and command_ids:
             self._decisions.decided(command_ids)
 
-    def apply_move(self, command_id: int) -> None:
+    def apply_move(self, command_id: int, game_id: str) -> None:
         from service.tasks.jobs import apply_move
 
-        self._send(apply_move, command_id)
+        self._send(apply_move, command_id, game_id)
 
     def send_mails(self, mail_ids: list[int]) -> None:
         from service.tasks.jobs import send_mail

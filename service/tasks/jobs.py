@@ -16,9 +16,9 @@ MAIL_RETRIES = 3
 
 
 @shared_task(name="pbem.apply_move")
-def apply_move(command_id: int) -> str:
+def apply_move(command_id: int, game_id: str) -> str:
     """Decide and apply one submitted move (idempotent)."""
-    return apply_command(runtime(), command_id)
+    return apply_command(runtime(), command_id, game_id)
 
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)

@@ -11,14 +11,15 @@ from service.mail.delivery import due_mail_ids
 from service.runtime import Runtime
 
 
-def stuck_command_ids(rt: Runtime, limit: int = 500) -> list[int]:
-    """Pending commands older than COMMAND_REQUEUE_SECONDS: their task was lost on the way."""
+def stuck_commands(rt: Runtime, limit: int = 500) -> list[tuple[int, str]]:
+    """Pending commands (id, game) older than COMMAND_REQUEUE_SECONDS: their task was lost on the
+    way."""
     cutoff = rt.clock.now() - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
     with Session(rt.engine) as session:
         return [
-            row_id
-            for row_id in session.exec(
-                select(CommandRecord.id)
+            (row_id, game_id)
+            for row_id, game_id in session.exec(
+                select(CommandRecord.id, CommandRecord.game_id)
                 .where(CommandRecord.status == CommandStatus.PENDING, CommandRecord.created_at <= cutoff)
                 .order_by(col(CommandRecord.id))
                 .limit(limit)
@@ -30,8 +31,8 @@ def stuck_command_ids(rt: Runtime, limit: int = 500) -> list[int]:
 def sweep(rt: Runtime) -> tuple[int, int]:
     """Re-queue what a broker outage or a lost task left behind; (mails, commands) re-queued."""
     mails = due_mail_ids(rt) if rt.mail_configured else []
-    commands = stuck_command_ids(rt)
-    for command_id in commands:
-        rt.dispatch.apply_move(command_id)
+    commands = stuck_commands(rt)
+    for command_id, game_id in commands:
+        rt.dispatch.apply_move(command_id, game_id)
     rt.dispatch.send_mails(mails)
     return len(mails), len(commands)

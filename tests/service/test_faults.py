@@ -138,7 +138,7 @@ def idle_broker_app(clean_pg: str, redis_url: str, tmp_path: Path) -> Flask:
 def test_a_pending_move_shows_as_pending_and_is_not_overtaken(idle_broker_app: Flask) -> None:
     app = idle_broker_app
     client = app.test_client()
-    _, links = new_game(app)
+    game_id, links = new_game(app)
     state = client.get("/api" + links[0]).get_json()
     first, second = state["legal_actions"][:2]
     sent = client.post("/api" + links[0], json={"action": first, "seq": state["seq"]})
@@ -153,7 +153,7 @@ def test_a_pending_move_shows_as_pending_and_is_not_overtaken(idle_broker_app: F
     assert again.status_code == 202 and again.get_json()["command"] == pending
     with Session(app.extensions["pbem"].engine) as session:
         assert len(session.exec(select(CommandRecord)).all()) == 1  # the second was not stored
-    apply_command(app.extensions["pbem"], pending)
+    apply_command(app.extensions["pbem"], pending, game_id)
     assert client.get("/api" + links[0]).get_json()["pending_command"] is None
 
 
@@ -176,7 +176,7 @@ def test_commands_of_a_seat_apply_in_the_order_they_were_made(pg_app: Flask) -> 
         ]
         session.add_all(commands)
         session.commit()
-    apply_command(rt, commands[1].id)  # the later one's task arrives first
+    apply_command(rt, commands[1].id, game_id)  # the later one's task arrives first
     with Session(rt.engine) as session:
         earlier, later = (session.get(CommandRecord, c.id) for c in commands)
     assert earlier.status == CommandStatus.ACCEPTED

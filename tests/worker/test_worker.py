@@ -95,7 +95,7 @@ def test_a_command_run_twice_at_once_applies_once(worker_app: Flask) -> None:
     def run() -> None:
         with worker_app.app_context():
             start.wait()
-            apply_command(rt, command.id)
+            apply_command(rt, command.id, game_id)
 
     threads = [threading.Thread(target=run) for _ in range(2)]
     for thread in threads:
