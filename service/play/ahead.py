@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
 from rules.base import N_, THEN, Action, Message, is_message
@@ -47,10 +47,32 @@ class AheadRefused(Exception):
 
 def chosen_rows(session: Session, game_id: str, seat: int | None = None) -> list[AheadPlay]:
     """The plays chosen ahead still waiting in a game (of one seat, or every seat), oldest first."""
-    query = select(AheadPlay).where(AheadPlay.game_id == game_id, AheadPlay.status == AheadStatus.CHOSEN)
-    if seat is not None:
-        query = query.where(AheadPlay.seat == seat)
-    return list(session.exec(query.order_by(col(AheadPlay.id))).all())
+    return [
+        row
+        for row in _open_rows(session, game_id)
+        if row.status == AheadStatus.CHOSEN and (seat is None or row.seat == seat)
+    ]
+
+
+def _open_rows(session: Session, game_id: str) -> list[AheadPlay]:
+    """The game's rows a unit of work may change or tell of (still chosen, or settled and not yet
+    told), read once per session: a move asks for them at each of its steps (replaced, answering,
+    made, told), and these rows change only through this module, in place or by `_added`."""
+    key = ("ahead", game_id)
+    if key not in session.info:
+        query = select(AheadPlay).where(
+            AheadPlay.game_id == game_id,
+            or_(AheadPlay.status == AheadStatus.CHOSEN, col(AheadPlay.told).is_(False)),
+        )
+        session.info[key] = list(session.exec(query.order_by(col(AheadPlay.id))).all())
+    rows: list[AheadPlay] = session.info[key]
+    return rows
+
+
+def _added(session: Session, row: AheadPlay) -> None:
+    """A new row stored, and kept with the rows this session has read."""
+    session.add(row)
+    _open_rows(session, row.game_id).append(row)
 
 
 def checked_queue(table: Table, seat: int, plays: Sequence[Mapping[str, Any]]) -> list[Chosen]:
@@ -90,7 +112,8 @@ def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str,
         key_version = table.seats[seat].key_version
         for play in chosen:
             situation, number = table.rules.ahead_target(table.state, seat, play.situation)
-            session.add(
+            _added(
+                session,
                 AheadPlay(
                     game_id=game_id,
                     seat=seat,
@@ -99,7 +122,7 @@ def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str,
                     play_number=number,
                     action=play.action,
                     chosen_at=now,
-                )
+                ),
             )
         return chosen, []
 
@@ -243,18 +266,10 @@ def drop_replaced(session: Session, after: Table, seat: int, now: datetime) -> N
 
 def untold(session: Session, table: Table) -> dict[int, list[AheadPlay]]:
     """The seats' plays chosen ahead made or dropped that no mail has told them of yet, by seat."""
-    rows = session.exec(
-        select(AheadPlay)
-        .where(
-            AheadPlay.game_id == table.game_id,
-            AheadPlay.status != AheadStatus.CHOSEN,
-            col(AheadPlay.told).is_(False),
-        )
-        .order_by(col(AheadPlay.id))
-    ).all()
     notes: dict[int, list[AheadPlay]] = {}
-    for row in rows:
-        notes.setdefault(row.seat, []).append(row)
+    for row in _open_rows(session, table.game_id):
+        if row.status != AheadStatus.CHOSEN and not row.told:
+            notes.setdefault(row.seat, []).append(row)
     return notes
 
 
