@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, and_, col, or_, select
 
 from rules import IllegalAction
 from rules.base import N_, Message
@@ -116,10 +116,9 @@ def _store_command(
     stored outcome of the same move sent before, the seat's earlier move still being played, or the
     refusal."""
     with Session(rt.engine, expire_on_commit=False) as session:
-        earlier = _command_by_key(session, game_id, key)
+        earlier, waiting = _sent_before(session, game_id, seat, key)
         if earlier is not None:
             return _outcome_of(earlier, replayed=True)
-        waiting = _pending_of_seat(session, game_id, seat)
         if waiting is not None:  # a seat's moves apply in the order it made them, one at a time
             return MoveOutcome(
                 MoveStatus.PENDING,
@@ -145,6 +144,27 @@ def _store_command(
             return _outcome_of(earlier, replayed=True)
         assert command.id is not None
         return command.id
+
+
+def _sent_before(
+    session: Session, game_id: str, seat: int, key: str
+) -> tuple[CommandRecord | None, CommandRecord | None]:
+    """In one read: the same move sent before, if any, and the seat's oldest command still waiting
+    to be played, if any."""
+    rows = session.exec(
+        select(CommandRecord)
+        .where(
+            CommandRecord.game_id == game_id,
+            or_(
+                CommandRecord.key == key,
+                and_(CommandRecord.seat == seat, CommandRecord.status == CommandStatus.PENDING),
+            ),
+        )
+        .order_by(col(CommandRecord.id))
+    ).all()
+    earlier = next((row for row in rows if row.key == key), None)
+    waiting = next((row for row in rows if row.seat == seat and row.status == CommandStatus.PENDING), None)
+    return earlier, waiting
 
 
 def _command_by_key(session: Session, game_id: str, key: str) -> CommandRecord | None:
