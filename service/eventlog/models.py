@@ -56,6 +56,9 @@ class GameRecord(SQLModel, table=True):
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
     language: str = Field(default="", max_length=8)  # the table's language, chosen by the host ("": none)
     replies_from_any: bool = Field(default=False)  # a reply may come from another address (forwarding)
+    # The seq of the log's last event, kept by every append in its transaction: a reader whose folded
+    # log is that long reads no events.
+    version: int = Field(default=0)
 
 
 class NotifyMode(StrEnum):

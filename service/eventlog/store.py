@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -238,15 +238,18 @@ def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[Sea
 
 
 def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None = None) -> Table:
-    """A game with its whole log folded (only the new tail when the cache holds an earlier fold)."""
+    """A game with its whole log folded (only the new tail when the cache holds an earlier fold, and
+    no read of events when it holds the whole log)."""
     record, seats = game_and_seats(session, game_id)
     folded = cache.get(game_id) if cache else None
     since = len(folded.events) if folded else 0
-    rows = session.exec(
-        select(EventRecord)
-        .where(EventRecord.game_id == game_id, EventRecord.seq > since)
-        .order_by(col(EventRecord.seq))
-    ).all()
+    rows: Sequence[EventRecord] = ()
+    if folded is None or since != record.version:
+        rows = session.exec(
+            select(EventRecord)
+            .where(EventRecord.game_id == game_id, EventRecord.seq > since)
+            .order_by(col(EventRecord.seq))
+        ).all()
     rules = get_game(record.game)
     new_events = [event_from_row(row) for row in rows]
     if folded is None or (rows and rows[0].seq != since + 1):
@@ -323,6 +326,8 @@ def append_events(
     except IntegrityError as error:
         session.rollback()
         raise VersionConflict(game_id) from error
+    new_version = expected_version + len(events)
+    session.exec(update(GameRecord).where(col(GameRecord.id) == game_id).values(version=new_version))
 
 
 def append_move(
