@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -176,3 +178,12 @@ class SteppingClock(Clock):
 
     def advance(self, **delta: float) -> None:
         self._now += timedelta(**delta)
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 60.0) -> None:
+    """Poll `condition` until it holds (a worker in another process is doing the work); fail after
+    `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)

@@ -102,7 +102,7 @@ class NewGameForm(FlaskForm):
     )
     language = SelectField(
         _l("The table's language (each player can choose their own)"),
-        choices=list(LANGUAGES.items()),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
         default=browser_language,
     )
 

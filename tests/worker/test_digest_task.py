@@ -3,15 +3,13 @@ it by SMTP with its one-click unsubscribe headers (exactly-once is proven in tes
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from flask import Flask
 
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from service.tasks.jobs import send_digests
-from tests.helpers import mails, play_path
+from tests.helpers import mails, play_path, wait_until
 from tests.smtp_sink import SmtpSink
 
 ANN = "ann@example.org"
@@ -21,13 +19,6 @@ ANN = "ann@example.org"
 def worker_settings(worker_settings: dict) -> dict:
     """The worker keeps the real clock: with the digest hour at midnight a digest is due all day."""
     return {**worker_settings, "DIGEST_HOUR": 0}
-
-
-def wait_until(condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def test_the_digest_task_sends_one_digest_through_the_worker(worker_app: Flask, smtp_sink: SmtpSink) -> None:

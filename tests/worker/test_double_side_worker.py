@@ -7,7 +7,6 @@ and the winners follow from the dice: the games are short and their results know
 
 from __future__ import annotations
 
-import time
 from email.message import Message
 
 from flask import Flask
@@ -17,19 +16,12 @@ from rules.double_side import DECK
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from service.play.settle import set_auto_play
-from tests.helpers import mails, move_form, play_path
+from tests.helpers import mails, move_form, play_path, wait_until
 from tests.smtp_sink import SmtpSink, addressee, body, headline
 
 EMAILS = ["ann@example.org", "bo@example.org", "cy@example.org", "di@example.org"]
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 ONE_COLOUR_EACH = list(DECK)  # Ann all Red, Bo all Blue, Cy all Green, Di all Yellow (or set aside)
-
-
-def wait_until(condition, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def new_game(app: Flask, seats: int, **options: object) -> tuple[str, list[str]]:

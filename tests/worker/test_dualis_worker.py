@@ -9,10 +9,9 @@ from flask import Flask
 
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
-from tests.helpers import mails, moves_by_origin, play_path
+from tests.helpers import mails, moves_by_origin, play_path, wait_until
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink, addressee, headline
-from tests.worker.test_worker import wait_until
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 EMAILS = [f"{name.lower()}@example.org" for name in NAMES]

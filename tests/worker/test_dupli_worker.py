@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
 import pytest
@@ -17,17 +16,10 @@ from sqlmodel import Session, col, select
 from rules.dupli import GAME
 from service.eventlog.models import EventRecord, MailStatus
 from service.play.hosting import Player, create_game
-from tests.helpers import PLAY_LINK, mails
+from tests.helpers import PLAY_LINK, mails, wait_until
 from tests.service.play import play_by_api
 from tests.service.test_dupli_game import ANN, ANNS_CHARGE, BO, EMAILS, NAMES, OPENING, deck
 from tests.smtp_sink import SmtpSink, body
-
-
-def wait_until(condition: Any, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def delivered(sink: SmtpSink, email: str, headline: str = "") -> list[str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import smtplib
-import time
 from email.message import EmailMessage, Message
 from email.utils import make_msgid
 
@@ -16,7 +15,7 @@ from rules import card_name
 from rules.base import plain
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
-from tests.helpers import mails
+from tests.helpers import mails, wait_until
 from tests.smtp_sink import SmtpSink, reply_listening
 
 EMAILS = ("ann@example.org", "bo@example.org")
@@ -38,13 +37,6 @@ def send_reply(port: int, to_mail: Message, sender: str, text: str) -> None:
         client.send_message(reply)
 
 
-def wait_for(condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
-
-
 def all_sent(app: Flask) -> bool:
     return all(mail.status == MailStatus.SENT for mail in mails(app))
 
@@ -60,11 +52,11 @@ def test_a_whole_duel_is_played_by_replies_only(worker_app: Flask, smtp_sink: Sm
             if table.result is not None:
                 break
             seat = min(table.rules.to_act(table.state))
-            wait_for(lambda: all_sent(worker_app))  # the player reads the newest mail
+            wait_until(lambda: all_sent(worker_app))  # the player reads the newest mail
             action = rng.choice(table.rules.legal_actions(table.state, seat))
             words = "fold" if action.get("fold") else plain(card_name("red_black", action["card"]))
             send_reply(port, latest_with_reply_to(smtp_sink, EMAILS[seat]), EMAILS[seat], words)
-            wait_for(lambda version=table.version: rt.read_table(game_id).version > version)
+            wait_until(lambda version=table.version: rt.read_table(game_id).version > version)
     finished = rt.read_table(game_id)
     assert finished.result is not None, "the duel was played to its end by replies"
     answers = [m for m in smtp_sink.collector.messages if m["Subject"] and m["In-Reply-To"]]

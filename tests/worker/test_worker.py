@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 
 from flask import Flask
 from sqlmodel import Session, select
@@ -12,18 +11,11 @@ from sqlmodel import Session, select
 from service.eventlog.models import CommandRecord, CommandStatus, EventRecord, MailStatus
 from service.play.hosting import Player, create_game
 from service.play.moves import apply_command
-from tests.helpers import mails, play_path
+from tests.helpers import mails, play_path, wait_until
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink, addressee, headline
 
 EMAILS = ["ann@example.org", "bo@example.org"]
-
-
-def wait_until(condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 def new_game(app: Flask, seed: int) -> tuple[str, list[str]]:
