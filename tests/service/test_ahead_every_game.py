@@ -22,7 +22,7 @@ from service.play.ahead import MAX_AHEAD, as_json
 from service.play.hosting import revoke_link
 from service.play.moves import MoveOutcome, MoveStatus, submit_move
 from tests.helpers import mails, post_form
-from tests.service.ahead_games import GAMES, chosen, email, game_with_case, moves_of, rows
+from tests.service.ahead_games import GAMES, AheadCase, chosen, email, game_with_case, moves_of, rows
 
 # Dupli's answers always fit when they are due (the rules leave nothing to refuse), so only the
 # other games can drop a chosen play that no longer fits.
@@ -36,6 +36,13 @@ def client(pg_app: Flask) -> FlaskClient:
 
 def choose(client: FlaskClient, link: str, plays: list[dict[str, Any]]) -> Any:
     return client.post(f"/api{link}/ahead", json={"plays": plays})
+
+
+def case_chosen_by_api(app: Flask, client: FlaskClient, game: str) -> tuple[str, AheadCase]:
+    """A game with a case whose seat has chosen the case's plays ahead through the API."""
+    game_id, links, case = game_with_case(app, game)
+    assert choose(client, links[case.seat], chosen(case)).status_code == 200
+    return game_id, case
 
 
 def submit(app: Flask, game_id: str, seat: int, action: Action) -> MoveOutcome:
@@ -53,8 +60,7 @@ def test_a_chosen_play_is_made_when_due_as_the_players_own_move(
     pg_app: Flask, client: FlaskClient, game: str
 ) -> None:
     rt = pg_app.extensions["pbem"]
-    game_id, links, case = game_with_case(pg_app, game)
-    assert choose(client, links[case.seat], chosen(case)).status_code == 200
+    game_id, case = case_chosen_by_api(pg_app, client, game)
     asked_before = len(mails(pg_app, to=email(case.seat), kind="your_turn"))
     since = rt.read_table(game_id).version
     play_coming(pg_app, game_id, case.coming)
@@ -124,8 +130,7 @@ def test_a_move_by_hand_racing_the_chosen_play_leaves_exactly_one_move(
     pg_app: Flask, client: FlaskClient, game: str
 ) -> None:
     rt = pg_app.extensions["pbem"]
-    game_id, links, case = game_with_case(pg_app, game)
-    assert choose(client, links[case.seat], chosen(case)).status_code == 200
+    game_id, case = case_chosen_by_api(pg_app, client, game)
     *before, (mover, last) = case.coming
     play_coming(pg_app, game_id, before)
     table = rt.read_table(game_id)
