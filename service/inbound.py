@@ -14,7 +14,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
-from imap_tools import AND, MailBox
+from imap_tools import AND, MailBox, MailMessageFlags
 
 from service.mail.intake import MAX_MAIL_BYTES
 from service.mail.replies import reply_tokens
@@ -121,15 +121,18 @@ class Mailbox:
 
 
 def poll_mailbox(app: Flask, mailbox: Mailbox) -> int:
-    """Read every unseen message of the mailbox once (marked seen as it is fetched); how many."""
+    """Read every unseen message of the mailbox once (marked seen once read, so that a mail whose
+    reading failed is read at the next poll); how many."""
     from imap_tools import MailBoxUnencrypted
 
     kind: Any = MailBox if mailbox.ssl else MailBoxUnencrypted
     read = 0
     with kind(mailbox.host, port=mailbox.port).login(mailbox.user, mailbox.password, mailbox.folder) as box:
-        for message in box.fetch(AND(seen=False), mark_seen=True, bulk=True):
+        for message in box.fetch(AND(seen=False), mark_seen=False, bulk=True):
             recipients = [*message.to, *message.cc, *message.obj.get_all("Delivered-To", [])]
             with app.app_context():
                 receive_reply(app.extensions["pbem"], message.obj.as_bytes(), recipients)
+            if message.uid:
+                box.flag(message.uid, MailMessageFlags.SEEN, True)
             read += 1
     return read
