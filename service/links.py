@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import struct
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -81,6 +82,11 @@ def address_key(email: str) -> str:
 def issued_at(when: datetime) -> int:
     """A time as an address link carries it: microseconds since the epoch."""
     return (when - EPOCH) // timedelta(microseconds=1)
+
+
+def day_number(when: datetime) -> int:
+    """A time as a reply address carries it: whole days since the epoch."""
+    return (when - EPOCH).days
 
 
 # Who a mail is for: a seat, a game's host (as its host link), or a digest's address.
@@ -219,13 +225,22 @@ REPLY_SALT = b"pbem.link.reply"
 
 @dataclass(frozen=True)
 class ReplyLink:
-    """A reply address: the seat a mail was sent to, its key version, and the version of the game the
-    mail told of (a reply is a move made at that version)."""
+    """A reply address: the seat a mail was sent to, its key version, the version of the game the
+    mail told of (a reply is a move made at that version) and the day it was made (days since the
+    epoch; None in the addresses made before they carried one)."""
 
     game_id: str
     seat: int
     key_version: int
     seq: int
+    issued_day: int | None = None
+
+
+# A dated token's body: a version byte, then the game id's length and the id, then seat, key
+# version, step and day as fixed-size integers. Packed as bytes, not written as text, so that the
+# local part stays within 64 characters with the day in it.
+REPLY_FORMAT = 2
+REPLY_NUMBERS = struct.Struct(">BHIH")  # seat, key version, step, day since the epoch
 
 
 class ReplyAddresses:
@@ -237,7 +252,9 @@ class ReplyAddresses:
         self._keys = [hashlib.sha256(REPLY_SALT + key.encode()).digest() for key in reversed(secret_keys)]
 
     def token(self, link: ReplyLink) -> str:
-        fields = f"{link.game_id}.{link.seat}.{link.key_version}.{link.seq}".encode()
+        game_id = link.game_id.encode()
+        numbers = REPLY_NUMBERS.pack(link.seat, link.key_version, link.seq, link.issued_day or 0)
+        fields = bytes([REPLY_FORMAT, len(game_id)]) + game_id + numbers
         body = base64.b32encode(fields).decode().rstrip("=").lower()
         return f"{body}.{self._mac(self._keys[0], body)}"
 
@@ -247,12 +264,25 @@ class ReplyAddresses:
         if not any(hmac.compare_digest(mac, self._mac(key, body)) for key in self._keys):
             raise LinkError("forged")
         try:
-            fields = base64.b32decode(body.upper() + "=" * (-len(body) % 8)).decode()
-            game_id, seat, key_version, seq = fields.split(".")
-            return ReplyLink(game_id, int(seat), int(key_version), int(seq))
-        except (ValueError, UnicodeDecodeError):
+            fields = base64.b32decode(body.upper() + "=" * (-len(body) % 8))
+            return _dated_link(fields) if fields[:1] == bytes([REPLY_FORMAT]) else _undated_link(fields)
+        except (ValueError, UnicodeDecodeError, struct.error):
             raise LinkError("forged") from None
 
     @staticmethod
     def _mac(key: bytes, body: str) -> str:
         return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def _dated_link(fields: bytes) -> ReplyLink:
+    """A token's fields as written since addresses carry their day."""
+    size = fields[1]
+    game_id = fields[2 : 2 + size].decode("ascii")
+    seat, key_version, seq, day = REPLY_NUMBERS.unpack(fields[2 + size :])
+    return ReplyLink(game_id, seat, key_version, seq, day)
+
+
+def _undated_link(fields: bytes) -> ReplyLink:
+    """A token's fields as written before: `game.seat.key.seq` as text, no day."""
+    game_id, seat, key_version, seq = fields.decode().split(".")
+    return ReplyLink(game_id, int(seat), int(key_version), int(seq))

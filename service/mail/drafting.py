@@ -33,7 +33,16 @@ from service.eventlog.models import (
 )
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, say
-from service.links import AddressLink, GameLink, MailReader, PlayerLink, ReplyLink, address_key, issued_at
+from service.links import (
+    AddressLink,
+    GameLink,
+    MailReader,
+    PlayerLink,
+    ReplyLink,
+    address_key,
+    day_number,
+    issued_at,
+)
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.reading import mail_context, reader_language
@@ -108,8 +117,10 @@ def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
 
 def reply_address(rt: Runtime, table: Table, seat: int) -> str:
     """The seat's signed reply address for a mail about the game as it stands: the reply is a move
-    made at this version (and stops working when the seat's link is replaced)."""
-    link = ReplyLink(table.game_id, seat, table.seats[seat].key_version, table.version)
+    made at this version (and stops working when the seat's link is replaced, or when it is older
+    than REPLY_ADDRESS_MAX_AGE_DAYS)."""
+    today = day_number(rt.clock.now())
+    link = ReplyLink(table.game_id, seat, table.seats[seat].key_version, table.version, today)
     return f"play+{rt.signer.reply_token(link)}@{rt.settings['MAIL_DOMAIN']}"
 
 

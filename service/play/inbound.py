@@ -20,10 +20,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from rules.base import N_, Message
-from service.eventlog.models import InboundMail, InboundStatus, OutboxMail, SeatKeeper
+from service.eventlog.models import EventRecord, InboundMail, InboundStatus, OutboxMail, SeatKeeper
 from service.eventlog.store import GameNotFound, Table
-from service.links import LinkError, ReplyLink
+from service.links import LinkError, ReplyLink, day_number
+from service.localtime import as_utc
 from service.mail.drafting import draft_mail, mail_language, new_message_id, player_url
+from service.mail.intake import from_forged, headers_only, query_safe, unreadable
 from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.ahead import AheadRefused, set_queue
@@ -32,7 +34,6 @@ from service.play.reply_moves import AheadReading, read_ahead, read_move
 from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.runtime import Runtime
 
-MAX_MAIL_BYTES = 256 * 1024
 MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
 
 
@@ -44,11 +45,11 @@ class InboundOutcome:
 
 def receive_reply(rt: Runtime, raw: bytes, recipients: list[str] | None = None) -> InboundOutcome:
     """Read one received mail and act on it: a move submitted, or a refusal mailed to the seat, or
-    nothing at all (a robot's mail, a forged address, the same mail again, over the seat's rate)."""
-    if len(raw) > MAX_MAIL_BYTES:
-        return InboundOutcome(InboundStatus.IGNORED)
-    mail = read_reply_mail(raw, recipients)
-    message_id = mail.message_id or f"<{hashlib.sha256(raw).hexdigest()}@inbound>"
+    nothing at all (a robot's mail, a forged address, the same mail again, over the seat's rate).
+    A mail too large or too deeply nested to read is still recorded, and answered from its headers."""
+    problem = unreadable(raw)
+    mail = read_reply_mail(raw if problem is None else headers_only(raw), recipients)
+    message_id = query_safe(mail.message_id) or f"<{hashlib.sha256(raw).hexdigest()}@inbound>"
     link = _verified_link(rt, mail)
     if mail.automatic or link is None:
         _record(rt, message_id, link, InboundStatus.IGNORED)
@@ -56,7 +57,19 @@ def receive_reply(rt: Runtime, raw: bytes, recipients: list[str] | None = None) 
     claimed = _claim(rt, message_id, link)
     if claimed is None:  # this mail was read before
         return InboundOutcome(InboundStatus.IGNORED)
-    outcome = _answer(rt, mail, message_id, link)
+    if from_forged(raw, rt.settings["INBOUND_AUTHSERV_ID"]):
+        problem = (
+            N_(
+                "A reply in your name failed your mail provider's sender checks, so it was not read. "
+                "If you sent it, reply again from your usual mail program, or use your link."
+            ),
+            {},
+        )
+    try:
+        outcome = _answer(rt, mail, message_id, link, problem)
+    except BaseException:  # released, so that the sender's server may deliver it again
+        _release(rt, claimed)
+        raise
     _settle(rt, claimed, outcome)
     return outcome
 
@@ -105,6 +118,16 @@ def _record(rt: Runtime, message_id: str, link: ReplyLink | None, status: Inboun
             session.commit()
 
 
+def _release(rt: Runtime, row_id: int) -> None:
+    """Forget a mail whose reading failed midway (its effects are idempotent: a move is stored once
+    per seat and step), so that it is read again when delivered again."""
+    with suppress(Exception), Session(rt.engine) as session:  # the database may be what failed
+        row = session.get(InboundMail, row_id)
+        if row is not None and row.status == InboundStatus.RECEIVED:
+            session.delete(row)
+            session.commit()
+
+
 def _settle(rt: Runtime, row_id: int, outcome: InboundOutcome) -> None:
     with Session(rt.engine) as session:
         row = session.get(InboundMail, row_id)
@@ -125,8 +148,12 @@ def _replies_last_hour(rt: Runtime, link: ReplyLink) -> int:
         return int(session.exec(query).one())
 
 
-def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> InboundOutcome:
-    """Check the reply against its seat and act on it; every answer is mailed to the seat."""
+def _answer(
+    rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink, problem: Message | None = None
+) -> InboundOutcome:
+    """Check the reply against its seat and act on it; every answer is mailed to the seat. A
+    `problem` (too large to read, its From found forged) refuses it once it is known to be the
+    seat's."""
     if _replies_last_hour(rt, link) > MAX_REPLIES_PER_HOUR:
         return InboundOutcome(InboundStatus.LIMITED)
     try:
@@ -142,13 +169,21 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
             "Reply to the latest mail, or use your link."
         )
         return _refuse(rt, link, message_id, (replaced, {}), with_choices=False)
-    if mail.sender != seat.email.strip().lower() and not table.record.replies_from_any:
-        stranger = N_(
-            "A reply came from %(sender)s, which is not this seat's address, so it was not read. "
-            "Reply from %(email)s."
+    if _expired(rt, link):
+        expired = N_(
+            "This reply address is more than %(days)s days old, so the reply was not read. "
+            "Reply to the latest mail about the game, or use your link."
         )
-        params = {"sender": mail.sender or "?", "email": seat.email}
-        return _refuse(rt, link, message_id, (stranger, params), with_choices=False)
+        days = rt.settings["REPLY_ADDRESS_MAX_AGE_DAYS"]
+        return _refuse(rt, link, message_id, (expired, {"days": days}), with_choices=False)
+    if mail.sender != seat.email.strip().lower() and not table.record.replies_from_any:
+        # The stranger's address is not repeated: whoever sent it chose what it says.
+        stranger = N_(
+            "A reply came from another address than this seat's, so it was not read. Reply from %(email)s."
+        )
+        return _refuse(rt, link, message_id, (stranger, {"email": seat.email}), with_choices=False)
+    if problem is not None:
+        return _refuse(rt, link, message_id, problem, with_choices=False)
     ahead = read_ahead(table, link.seat, mail.text)
     if ahead.plays or ahead.unread:
         return _choose_ahead(rt, link, message_id, ahead)
@@ -167,6 +202,23 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
     _mail_outcome(rt, link, message_id, said, with_choices=not moved)
     status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
+
+
+def _expired(rt: Runtime, link: ReplyLink) -> bool:
+    """Whether the reply address is older than REPLY_ADDRESS_MAX_AGE_DAYS; an address made before
+    they carried their day is as old as the step of the game its mail told of."""
+    today = day_number(rt.clock.now())
+    issued = link.issued_day if link.issued_day is not None else _day_of_step(rt, link)
+    return issued is not None and today - issued > rt.settings["REPLY_ADDRESS_MAX_AGE_DAYS"]
+
+
+def _day_of_step(rt: Runtime, link: ReplyLink) -> int | None:
+    with Session(rt.engine) as session:
+        query = select(EventRecord.created_at).where(
+            col(EventRecord.game_id) == link.game_id, col(EventRecord.seq) == link.seq
+        )
+        made = session.exec(query).first()
+    return None if made is None else day_number(as_utc(made))
 
 
 def _choose_ahead(rt: Runtime, link: ReplyLink, message_id: str, ahead: AheadReading) -> InboundOutcome:
