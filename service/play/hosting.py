@@ -44,6 +44,7 @@ from service.runtime import Runtime
 
 GAME_ID_ALPHABET = string.ascii_letters + string.digits
 GAME_ID_LENGTH = 12
+SEED_MAX = 2**63 - 1  # a game asked for keeps its seed in an SQL BIGINT until it is confirmed
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,21 @@ class SetupRefused(ValueError):
 
 
 def check_setup(
-    game: str, players: list[Player], host: Player, options: dict[str, Any], control: TimeControl
+    game: str,
+    players: list[Player],
+    host: Player,
+    options: dict[str, Any],
+    control: TimeControl,
+    seed: int | None = None,
 ) -> None:
-    """SetupRefused unless the names, the seats, the options and the time control fit the game
-    (before the rules are asked to start it)."""
+    """SetupRefused unless the seed, the names, the seats, the options and the time control fit the
+    game (before the rules are asked to start it)."""
     rules = get_game(game)
     refusal = control.refusal()
     if refusal is not None:
         raise SetupRefused(game, refusal[0], **refusal[1])
+    if seed is not None and not 0 <= seed <= SEED_MAX:
+        raise SetupRefused(game, N_("A seed is a whole number from 0 to %(most)s."), most=SEED_MAX)
     for name in (host.name, *(player.name for player in players)):
         refusal = name_refusal(name)
         if refusal is not None:
@@ -143,7 +151,7 @@ class GameSetup:
 
     def check(self) -> None:
         """SetupRefused unless the game can start as set up (the rules are asked too)."""
-        check_setup(self.game, list(self.players), self.host, self.options, self.control)
+        check_setup(self.game, list(self.players), self.host, self.options, self.control, self.seed)
         opening_events(self.game, self.seed or 0, len(self.players), self.options)
 
 
@@ -180,7 +188,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     """In `session` (the caller commits): a new game with its opening events, clocks and
     invitations; its id and the mails. SetupRefused when the setup does not fit."""
     players, host, options = list(setup.players), setup.host, setup.options
-    check_setup(setup.game, players, host, options, setup.control)
+    check_setup(setup.game, players, host, options, setup.control, setup.seed)
     seed = secrets.randbits(62) if setup.seed is None else setup.seed
     opening = opening_events(setup.game, seed, len(players), options)
     game_id = new_game_id()

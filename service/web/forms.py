@@ -20,6 +20,7 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
+    StopValidation,
     ValidationError,
 )
 
@@ -28,7 +29,7 @@ from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
 from service.i18n import LANGUAGES, browser_language, say
 from service.play.confirmation import invite_code_valid
-from service.play.hosting import GameSetup, Player, SetupRefused, seat_keeper
+from service.play.hosting import SEED_MAX, GameSetup, Player, SetupRefused, seat_keeper
 from service.play.names import name_refusal
 from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import HostDecision
@@ -77,6 +78,13 @@ def check_zone(form: FlaskForm, field: StringField) -> None:
         raise ValidationError(_l("Give a time zone like Europe/Paris or America/New_York."))
 
 
+def check_seed(form: FlaskForm, field: IntegerField) -> None:
+    """A seed the database can keep, refused before `NumberRange`, which turns a number into a float
+    (an OverflowError past 10^308)."""
+    if field.data is not None and not 0 <= field.data <= SEED_MAX:
+        raise StopValidation(_("A seed is a whole number from 0 to %(most)s.", most=SEED_MAX))
+
+
 class NewGameForm(FlaskForm):
     """Host, players and options of a new game (boolean options are added per game)."""
 
@@ -86,7 +94,7 @@ class NewGameForm(FlaskForm):
     )
     players = FieldList(FormField(PlayerForm))
     seed = IntegerField(
-        _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), NumberRange(0)]
+        _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), check_seed, NumberRange(0)]
     )
     move_days = SelectField(_l("Time per move"), choices=MOVE_DAY_CHOICES, default=str(NO_LIMIT))
     weekend_pause = BooleanField(_l("Clocks stop on Saturdays and Sundays"))
