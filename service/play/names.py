@@ -30,3 +30,11 @@ def name_refusal(name: str) -> Message | None:
 def _allowed(char: str) -> bool:
     category = unicodedata.category(char)
     return category[0] in "LMN" or char == " " or char in NAME_PUNCTUATION
+
+
+def name_from_address(email: str) -> str:
+    """A name for someone known only by their address: its local part, with what a name may not hold
+    (dots, plus signs, digits' neighbours alike) made spaces ("ann.lee+cards" -> "ann lee cards")."""
+    local = email.partition("@")[0]
+    kept = "".join(char if char != "." and _allowed(char) else " " for char in local)
+    return " ".join(kept.split())[:MAX_NAME].strip()
