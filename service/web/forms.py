@@ -62,6 +62,17 @@ def check_name(form: FlaskForm, field: StringField) -> None:
         raise ValidationError(say(refusal))
 
 
+def check_mailable(form: FlaskForm, field: StringField) -> None:
+    """An address beyond ASCII (`pelé@example.org`) only when the mail relay is known to take one
+    (SMTP_UTF8), or when no relay is set and mail is kept: otherwise its mail could never be sent."""
+    settings = runtime().settings
+    address = (field.data or "").strip()
+    if not address.isascii() and settings["SMTP_HOST"] and not settings["SMTP_UTF8"]:
+        raise ValidationError(
+            _("This service cannot send mail to an address with letters beyond A to Z. Give another address.")
+        )
+
+
 class PlayerForm(FlaskForm):
     """One seat: a name and an email (both empty = seat not used), or the seat-keeper bot."""
 
@@ -69,7 +80,7 @@ class PlayerForm(FlaskForm):
         csrf = False  # the enclosing form carries the token
 
     name = StringField(_l("Name"), validators=[Optional(), check_name])
-    email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254)])
+    email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254), check_mailable])
     bot = BooleanField(_l("Seat-keeper bot"))
 
 
@@ -90,7 +101,8 @@ class NewGameForm(FlaskForm):
 
     host_name = StringField(_l("Your name"), validators=[InputRequired(_l("Give your name.")), check_name])
     host_email = StringField(
-        _l("Your email"), validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254)]
+        _l("Your email"),
+        validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254), check_mailable],
     )
     players = FieldList(FormField(PlayerForm))
     seed = IntegerField(
@@ -274,7 +286,9 @@ class ReplacePlayerForm(FlaskForm):
     """The host gives a seat to a new player: their name and email."""
 
     name = StringField(_l("New player's name"), validators=[InputRequired(), Length(min=1, max=100)])
-    email = StringField(_l("Their email"), validators=[InputRequired(), Email(), Length(max=254)])
+    email = StringField(
+        _l("Their email"), validators=[InputRequired(), Email(), Length(max=254), check_mailable]
+    )
 
     def player(self) -> Player:
         """The new player as entered."""
