@@ -35,7 +35,7 @@ from service.mail.drafting import (
 )
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
-from service.play.names import name_refusal
+from service.play.names import BOT_NAME, label_refusal, look_alike_refusal, name_refusal
 from service.play.settle import decided, extend_deadline, finish_moves, forfeit, host_decision_mails, settle
 from service.play.time_control import TimeControl
 from service.reading import since_lines
@@ -52,9 +52,6 @@ class Player:
     name: str
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
-
-
-BOT_NAME = "Seat-keeper"
 
 
 def seat_keeper(name: str, number: int, of: int) -> Player:
@@ -92,6 +89,12 @@ def check_setup(
         raise SetupRefused(game, N_("A seed is a whole number from 0 to %(most)s."), most=SEED_MAX)
     for name in (host.name, *(player.name for player in players)):
         refusal = name_refusal(name)
+        if refusal is not None:
+            raise SetupRefused(game, refusal[0], **refusal[1])
+    for n, player in enumerate(players):  # the host is the host: only seats' names could mislead
+        refusal = (None if player.bot else label_refusal(player.name)) or look_alike_refusal(
+            player.name, (other.name for other in players[:n])
+        )
         if refusal is not None:
             raise SetupRefused(game, refusal[0], **refusal[1])
     if all(player.bot for player in players):
@@ -319,6 +322,12 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         record = _seat(table, seat)
+        names = [other.name for other in table.seats if other.seat != seat]
+        refusal = (
+            name_refusal(player.name) or label_refusal(player.name) or look_alike_refusal(player.name, names)
+        )
+        if refusal is not None:
+            raise IllegalAction(refusal[0], **refusal[1])
         leaving = record.keeper != SeatKeeper.BOT
         after = decided(
             rt, session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST

@@ -98,3 +98,26 @@ def test_a_seed_the_database_cannot_keep_is_refused_at_the_form(
     assert not mails(app)
     largest = create(client, "red_black", 2, seed=str(2**63 - 1))
     assert largest.status_code == 303 and mails(app, kind="confirm_game")
+
+
+@pytest.mark.parametrize(
+    ("name", "wording"),
+    [
+        ("Р0", "“Р0” reads too much like “P0”, who sits at the table: choose another name."),  # Cyrillic Р
+        ("p0", "“p0” reads too much like “P0”, who sits at the table: choose another name."),
+        ("Ann (you)", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Seat-keeper", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Host", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Bo (あなた)", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+    ],
+)
+def test_a_name_passing_for_another_seat_or_a_label_is_refused(
+    app: Flask, client: FlaskClient, name: str, wording: str
+) -> None:
+    assert (
+        refusal(
+            create(client, "red_black", 1, **{"players-1-name": name, "players-1-email": "x@example.org"})
+        )
+        == wording
+    )
+    assert not mails(app)
