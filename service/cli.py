@@ -24,6 +24,7 @@ from service.inbound import Mailbox, poll_mailbox, reply_listener
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
+from service.play.names import name_from_address
 from service.play.rebuild import rebuild_games
 from service.play.records import import_record
 from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
@@ -61,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--option", action="append", default=[], type=parse_option, help="key=value")
     new.add_argument("--seed", type=int)
     new.add_argument("--host-email", help="the host's email (default: the first player's)")
+    new.add_argument(
+        "--host-name",
+        help="the host's name (default: the player's name with the host's email, else the address's "
+        "part before the @)",
+    )
     new.add_argument(
         "--bot",
         action="append",
@@ -146,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def new_game(app: Flask, args: argparse.Namespace) -> int:
-    names = args.name + [email.split("@")[0] for email in args.email[len(args.name) :]]
+    names = args.name + [name_from_address(email) for email in args.email[len(args.name) :]]
     people = iter(Player(name, email) for name, email in zip(names, args.email, strict=True))
     bots = sorted(set(args.bot))
     seats = len(args.email) + len(bots)
@@ -158,7 +164,8 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
         for seat in range(seats)
     ]
     host_email = args.host_email or args.email[0]
-    host = Player(next((p.name for p in players if p.email == host_email), host_email), host_email)
+    playing = next((p.name for p in players if p.email == host_email), None)
+    host = Player(args.host_name or playing or name_from_address(host_email), host_email)
     control = TimeControl(
         args.days, args.weekend_pause, args.timezone, args.remind_hours, args.timeout, args.vacation_days
     )

@@ -24,6 +24,9 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "SMTP_PASSWORD": (None, str),
     "SMTP_SECURITY": ("none", str),  # none | starttls | ssl
     "SMTP_TIMEOUT": (10.0, float),
+    # The relay takes addresses with letters beyond ASCII (SMTPUTF8, RFC 6531): only then do the
+    # forms take such an address (with no SMTP_HOST, mail is kept and any address is taken).
+    "SMTP_UTF8": (False, lambda v: v.lower() in ("1", "true", "yes")),
     "MAIL_FROM": ("Card table <cards@localhost>", str),
     "MAIL_DOMAIN": ("pbem.localhost", str),
     "LINK_MAX_AGE_DAYS": (400, int),

@@ -75,13 +75,16 @@ class Collector:
 class SmtpSink:
     """Start, stop and restart a real SMTP server on a fixed local port."""
 
-    def __init__(self) -> None:
+    def __init__(self, utf8: bool = True) -> None:
         self.port = free_port()
         self.collector = Collector()
+        self.utf8 = utf8  # whether it offers SMTPUTF8 (addresses beyond ASCII), as aiosmtpd does by default
         self._controller: Controller | None = None
 
     def start(self) -> None:
-        self._controller = Controller(self.collector, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(
+            self.collector, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=self.utf8
+        )
         self._controller.start()
 
     def stop(self) -> None:

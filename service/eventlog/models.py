@@ -158,6 +158,9 @@ class MailStatus(StrEnum):
     SENT = "sent"
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
     CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
+    FAILED = (
+        "failed"  # can never be sent (say, a UTF-8 address and a relay without SMTPUTF8): why in last_error
+    )
 
 
 class OutboxMail(SQLModel, table=True):

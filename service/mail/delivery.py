@@ -1,4 +1,9 @@
-"""Delivering outbox rows by SMTP, each at least once, with backoff between failed attempts."""
+"""Delivering outbox rows by SMTP, each at least once, with backoff between failed attempts.
+
+An address with letters beyond ASCII (`pelé@example.org`) goes out with SMTPUTF8 (RFC 6531) when the
+relay offers it; when it does not, the mail can never be sent that way, so it is marked failed with
+the reason instead of being retried forever. The forms take such addresses only when SMTP_UTF8 says
+the relay supports them (`service/web/forms.py`)."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import secrets
 import smtplib
 import ssl
 from datetime import timedelta
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import format_datetime, formataddr
@@ -24,14 +30,28 @@ CLAIM_SECONDS = 120
 # Headers fold at RFC 5322's hard line limit rather than the usual 78 characters: a signed
 # unsubscribe URL is one long word, which a 78-column fold would turn into unusable encoded-words.
 MAIL_POLICY = default_policy.clone(max_line_length=998)
+# A mail to an address beyond ASCII: its headers in UTF-8 as they are (RFC 6532), sent with SMTPUTF8.
+UTF8_POLICY = MAIL_POLICY.clone(utf8=True)
+
+
+class Undeliverable(Exception):
+    """A mail that no later attempt can send: why, kept as the row's last error."""
+
+
+def international(address: str) -> bool:
+    """Whether an address needs SMTPUTF8: letters beyond ASCII, before or after the @."""
+    return not address.isascii()
 
 
 def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
     """The MIME message of an outbox row: text and HTML, threaded with the game's other mails, with
     the one-click unsubscribe headers of RFC 8058 (the link's POST needs no CSRF token)."""
-    message = EmailMessage(policy=MAIL_POLICY)
+    utf8 = international(mail.to_email)
+    message = EmailMessage(policy=UTF8_POLICY if utf8 else MAIL_POLICY)
     message["From"] = rt.settings["MAIL_FROM"]
-    message["To"] = formataddr((mail.to_name, mail.to_email))
+    message["To"] = (
+        to_header(mail.to_name, mail.to_email) if utf8 else formataddr((mail.to_name, mail.to_email))
+    )
     message["Subject"] = mail.subject  # non-ASCII words go out RFC 2047-encoded, names in To too
     message["Message-ID"] = mail.message_id
     message["Date"] = format_datetime(mail.created_at)
@@ -47,6 +67,15 @@ def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
     message.add_alternative(mail.html_body, subtype="html")
     message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
     return message
+
+
+def to_header(name: str, email: str) -> Address:
+    """The To of a mail to an address beyond ASCII: formataddr refuses one and the header registry's
+    parser flags its local part, so it is given in parts (a ValueError for one without an @)."""
+    local, at, domain = email.rpartition("@")
+    if not at or not local:
+        raise ValueError(f"{email!r} is not an address")
+    return Address(name, local, domain)
 
 
 def smtp_send(rt: Runtime, message: EmailMessage) -> None:
@@ -65,7 +94,18 @@ def smtp_send(rt: Runtime, message: EmailMessage) -> None:
             client.starttls(context=ssl.create_default_context())
         if settings["SMTP_USER"]:
             client.login(settings["SMTP_USER"], settings["SMTP_PASSWORD"] or "")
-        client.send_message(message)
+        client.send_message(message, mail_options=_utf8_options(client, message))
+
+
+def _utf8_options(client: smtplib.SMTP, message: EmailMessage) -> list[str]:
+    """SMTPUTF8 for a mail to an address beyond ASCII when the relay offers it; Undeliverable when
+    it does not (no later attempt would go better)."""
+    if not international(str(message["To"])):
+        return []
+    client.ehlo_or_helo_if_needed()
+    if not client.has_extn("smtputf8"):
+        raise Undeliverable("the mail relay does not take addresses beyond ASCII (no SMTPUTF8)")
+    return ["SMTPUTF8"]
 
 
 def lease_seconds(rt: Runtime) -> float:
@@ -108,13 +148,21 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
     if claimed is None:
         return None
     mail, token = claimed
-    message = build_message(rt, mail)
+    try:
+        message = build_message(rt, mail)
+    except ValueError as error:  # an address no header can hold: no attempt ever will
+        retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
+        return False
     with Session(rt.engine) as session:
         if not _mark_sent(rt, session, mail_id, token):
             session.rollback()  # the lease ran out before this worker got here: another one has it
             return None
         try:
             smtp_send(rt, message)
+        except Undeliverable as error:
+            session.rollback()
+            retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
+            return False
         except (OSError, smtplib.SMTPException) as error:
             session.rollback()
             retry_on_disconnect(partial(_record_failure, rt, mail, error))
@@ -169,6 +217,20 @@ def _record_failure(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
         row.attempts += 1
         row.last_error = f"{type(error).__name__}: {error}"[:500]
         row.next_attempt_at = rt.clock.now() + backoff(row.attempts, rt.settings["MAIL_MAX_BACKOFF_SECONDS"])
+        row.claimed_until = row.claim_token = None
+        session.add(row)
+        session.commit()
+
+
+def _record_undeliverable(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
+    """The row marked failed for good, with why: the sweep never takes it up again."""
+    log.warning("mail %s to %s cannot be sent: %s", mail.id, mail.to_email, error)
+    with Session(rt.engine) as session:
+        row = session.get(OutboxMail, mail.id)
+        assert row is not None
+        row.attempts += 1
+        row.status = MailStatus.FAILED
+        row.last_error = f"{type(error).__name__}: {error}"[:500]
         row.claimed_until = row.claim_token = None
         session.add(row)
         session.commit()

@@ -159,3 +159,44 @@ def test_cli_creates_a_timed_game_with_a_seat_keeper(tmp_path: Path) -> None:
         [*service, "new", "dualis", *friends[:4], "--days", "1"], env=env, capture_output=True, text=True
     )
     assert two.returncode == 2 and two.stdout.strip() == "error: Duālis is played by 3 or 4 players."
+
+
+def test_cli_creates_a_table_its_host_does_not_play(tmp_path: Path) -> None:
+    """The host's address was taken for their name, which no name may be: every such table failed."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "SECRET_KEY": "cli",
+        "RUN_MIGRATIONS": "1",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("SMTP_HOST", None)
+    service = [sys.executable, "-m", "service", "new", "red_black", "--email", EMAILS[0], "--email"]
+    derived = subprocess.run(
+        [*service, "jo.lee+cards@example.org", "--host-email", "club.operator@example.org"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert derived.returncode == 0, derived.stdout + derived.stderr
+    named = subprocess.run(
+        [*service, EMAILS[1], "--host-email", "op@example.org", "--host-name", "Card Club"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert named.returncode == 0, named.stdout + named.stderr
+    app = create_app({"DATABASE_URL": env["DATABASE_URL"], "SECRET_KEY": "cli"})
+    rt = app.extensions["pbem"]
+    first, second = (rt.read_table(run.stdout.strip().splitlines()[-1]) for run in (derived, named))
+    assert (first.record.host_name, first.record.host_email) == ("club operator", "club.operator@example.org")
+    assert [seat.name for seat in first.seats] == ["ann", "jo lee cards"]
+    assert (second.record.host_name, second.record.host_email) == ("Card Club", "op@example.org")
+    rt.engine.dispose()
+    refused = subprocess.run(
+        [*service, EMAILS[1], "--host-email", "op@example.org", "--host-name", "www.cards.example"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2 and refused.stdout.strip() == "error: A name cannot hold a web address."

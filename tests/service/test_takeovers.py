@@ -165,3 +165,19 @@ def test_bad_takeovers_change_nothing(app: Flask, client: FlaskClient) -> None:
     assert post("/seats/1/replace", name="Eve", email=EVE) == 409  # the game is over
     assert post("/draw", confirmed="yes") == 409
     assert event_count(app, game_id) == after
+
+
+@pytest.mark.parametrize("name", ["Аnn", "ANN", "Ｂo (you)", "Seat-keeper", "Cy (あなた)", "ホスト"])
+def test_the_host_cannot_seat_a_name_passing_for_another_or_for_a_label(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    """Other seats read "Ann (you) Ann Ann (you) Seat-keeper · to move" when these were taken."""
+    rt, _ = stepping(app)
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"), move_days=0)
+    host = host_link(app, game_id)
+    before = event_count(app, game_id)
+    response = post_form(client, host, "/seats/1/replace", name=name, email=EVE)
+    assert response.status_code == 409
+    text = response.get_data(as_text=True)
+    assert "reads too much like" in text or "cannot read as a label of the page" in text
+    assert event_count(app, game_id) == before and not mails(app, to=EVE)
