@@ -261,7 +261,8 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
         def load(self) -> Flask:
             return app
 
-    print(f"Serving on http://{host}:{port}/  (outbox: http://{host}:{port}/outbox)")
+    outbox = f"  (outbox: http://{host}:{port}/outbox)" if rt.settings["LOCAL_OUTBOX"] else ""
+    print(f"Serving on http://{host}:{port}/{outbox}")
     Server().run()
     return 0
 

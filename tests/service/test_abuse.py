@@ -225,3 +225,45 @@ def test_the_deployed_mode_refuses_to_start_without_a_secret_key(tmp_path: Path,
     assert embedded.config["SECRET_KEY"] == (Path(embedded.instance_path) / "secret_key").read_text().strip()
     assert not embedded.config["SESSION_COOKIE_SECURE"]
     embedded.extensions["pbem"].engine.dispose()
+
+
+def deployment(tmp_path: Path, database_url: str, **settings: Any) -> dict[str, Any]:
+    """The settings of a deployment on PostgreSQL as its operator wrote them: nothing allowed on purpose."""
+    config = app_config(tmp_path, database_url, BASE_URL="https://cards.example.org")
+    allowed = ("LOCAL_OUTBOX", "ALLOW_HTTP_BASE_URL")
+    return {key: value for key, value in config.items() if key not in allowed} | settings
+
+
+def test_a_deployment_without_smtp_refuses_to_start_rather_than_show_its_mail(
+    tmp_path: Path, clean_pg: str
+) -> None:
+    with pytest.raises(ValueError, match=r"SMTP_HOST must be set.*LOCAL_OUTBOX=1"):
+        create_app(deployment(tmp_path, clean_pg))
+    chosen = create_app(deployment(tmp_path, clean_pg, LOCAL_OUTBOX="1"))  # development, on purpose
+    assert chosen.test_client().get("/outbox").status_code == 200
+    chosen.extensions["pbem"].engine.dispose()
+    smtp = create_app(deployment(tmp_path, clean_pg, SMTP_HOST="127.0.0.1", LOCAL_OUTBOX="1"))
+    assert smtp.test_client().get("/outbox").status_code == 404  # mail is sent: nothing is listed
+    smtp.extensions["pbem"].engine.dispose()
+
+
+def test_the_embedded_outbox_is_there_unless_turned_off(tmp_path: Path) -> None:
+    embedded = create_app({**app_config(tmp_path, None), "LOCAL_OUTBOX": None})
+    assert embedded.test_client().get("/outbox").status_code == 200
+    embedded.extensions["pbem"].engine.dispose()
+    off = create_app(app_config(tmp_path, None, LOCAL_OUTBOX=False))
+    assert off.test_client().get("/outbox").status_code == 404
+    assert "local outbox" not in off.test_client().get("/").get_data(as_text=True)
+    off.extensions["pbem"].engine.dispose()
+
+
+def test_a_deployment_refuses_an_http_base_url_unless_allowed(tmp_path: Path, clean_pg: str) -> None:
+    plain = {"SMTP_HOST": "127.0.0.1", "BASE_URL": "http://cards.example.org"}
+    with pytest.raises(ValueError, match=r"BASE_URL must be https.*ALLOW_HTTP_BASE_URL=1"):
+        create_app({**deployment(tmp_path, clean_pg), **plain})
+    lan = create_app({**deployment(tmp_path, clean_pg), **plain, "ALLOW_HTTP_BASE_URL": "1"})
+    assert "Strict-Transport-Security" not in lan.test_client().get("/").headers
+    lan.extensions["pbem"].engine.dispose()
+    secure = create_app(deployment(tmp_path, clean_pg, SMTP_HOST="127.0.0.1"))
+    assert secure.test_client().get("/").headers["Strict-Transport-Security"].startswith("max-age=")
+    secure.extensions["pbem"].engine.dispose()
