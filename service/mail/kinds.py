@@ -42,6 +42,7 @@ class MailKind(StrEnum):
     REMATCH_PROPOSED = "rematch_proposed"
     REMATCH_DECLINED = "rematch_declined"
     REPLY_OUTCOME = "reply_outcome"
+    HOST_LINK_REISSUED = "host_link_reissued"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -108,6 +109,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
     MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
+    MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -135,6 +137,7 @@ UNASKED = frozenset(
         MailKind.CONFIRM_GAME,
         MailKind.LINK_RESENT,
         MailKind.LINK_REISSUED,
+        MailKind.HOST_LINK_REISSUED,
         MailKind.MY_GAMES,
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,
