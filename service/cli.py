@@ -245,6 +245,8 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     """Serve with gunicorn (one process, threads; tasks in-process unless REDIS_URL is set)."""
     from gunicorn.app.base import BaseApplication
 
+    from service.gunicorn_conf import RedactingLogger
+
     rt = app.extensions["pbem"]
     if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
@@ -257,6 +259,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
             self.cfg.set("workers", 1)
             self.cfg.set("threads", threads)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("logger_class", RedactingLogger)  # no token in the access log
 
         def load(self) -> Flask:
             return app
