@@ -43,6 +43,8 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "RATE_LIMITS": (True, lambda v: v.lower() in ("1", "true", "yes")),
     "LIMIT_PER_CLIENT": ("10 per minute; 60 per day", str),  # requests that mail someone, per client
     "LIMIT_PER_ADDRESS": ("5 per hour; 20 per day", str),  # ... per address (or seat) they mail
+    # players invited per host mailbox (a host's address, whatever its case or "+tag")
+    "LIMIT_INVITATIONS_PER_HOST": ("12 per hour; 30 per day", str),
     "LIMIT_UNSUBSCRIBE": ("30 per minute; 300 per day", str),  # unsubscribe requests per client
     "PROXY_COUNT": (0, int),  # reverse proxies in front whose X-Forwarded-For/-Proto to trust
     # Mail kept and listed at /outbox instead of sent: the embedded default; a deployment only when

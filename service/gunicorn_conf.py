@@ -23,7 +23,7 @@ accesslog = "-"
 logger_class = "service.gunicorn_conf.RedactingLogger"
 
 
-class RedactingLogger(Logger):  # type: ignore[misc]
+class RedactingLogger(Logger):
     """gunicorn's logger, with every record of the process (its access log's too) redacted."""
 
     def setup(self, cfg: Any) -> None:

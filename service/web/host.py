@@ -40,7 +40,7 @@ from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
 from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
-from service.web.limits import mail_request_limits
+from service.web.limits import form_field, mail_request_limits
 
 blueprint = Blueprint("host", __name__)
 DECIDED = {
@@ -147,6 +147,7 @@ def hide_message(token: str, talk_id: int) -> Response:
 
 
 @blueprint.post("/host/<token>/cancel")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def cancel(token: str) -> Response:
     table = host_access(runtime(), token)
     if request.form.get("confirmed") != "yes":
@@ -194,6 +195,7 @@ def revoke_watch(token: str) -> Response:
 
 
 @blueprint.post("/host/<token>/clocks/<int:clock_id>")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def decide(token: str, clock_id: int) -> Response:
     rt = runtime()
     table = host_access(rt, token)
@@ -238,6 +240,8 @@ def _decide(token: str, done: str, decision: Callable[[], None]) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/replace")
+# It mails a new address, the seat's old player and every other seat: each is a budget.
+@mail_request_limits(form_field("email"), _seat_of_link, _game_mailed)
 def replace(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     form = ReplacePlayerForm()
@@ -249,6 +253,7 @@ def replace(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/keeper")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def keeper(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     choice = request.form.get("keeper")
@@ -259,6 +264,7 @@ def keeper(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/more-time")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def more_time(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     days = request.form.get("days", "")
@@ -269,6 +275,7 @@ def more_time(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/forfeit")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def forfeit(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     _confirmed()
@@ -277,6 +284,7 @@ def forfeit(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/draw")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def draw(token: str) -> Response:
     table = host_access(runtime(), token)
     _confirmed()

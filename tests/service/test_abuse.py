@@ -34,7 +34,8 @@ def create(client: FlaskClient, host: str = "ann@example.org", **fields: str) ->
 
 
 def limited_app(tmp_path: Path, **settings: Any) -> Flask:
-    return create_app(app_config(tmp_path, None, **settings))
+    """The embedded app with its rate limits on (the other tests' apps have them off)."""
+    return create_app(app_config(tmp_path, None, **{"RATE_LIMITS": True, **settings}))
 
 
 def test_nothing_reaches_the_players_before_the_host_confirms(app: Flask, client: FlaskClient) -> None:

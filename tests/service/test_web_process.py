@@ -95,12 +95,16 @@ def status(opener: urllib.request.OpenerDirector, request: urllib.request.Reques
 def settings_for(tmp_path: Path) -> dict[str, str]:
     """The embedded app's settings as environment variables (the test's database, secret, links)."""
     config = app_config(tmp_path, None)
-    return {key: str(value) for key, value in config.items() if value is not None and key != "MOVE_WAIT_SECONDS"}
+    return {
+        key: str(value) for key, value in config.items() if value is not None and key != "MOVE_WAIT_SECONDS"
+    }
 
 
 def test_the_web_process_listens_on_loopback_and_counts_the_real_client(tmp_path: Path) -> None:
     port = free_port()
-    with web_process(tmp_path, port, **settings_for(tmp_path), LIMIT_PER_CLIENT="3 per minute") as log:
+    with web_process(
+        tmp_path, port, **settings_for(tmp_path), RATE_LIMITS="1", LIMIT_PER_CLIENT="3 per minute"
+    ) as log:
         assert f"Listening at: http://127.0.0.1:{port}" in log.read_text()
         outward = outward_address()
         if outward is not None:  # from the network, nobody reaches it
