@@ -268,3 +268,41 @@ def test_a_deployment_refuses_an_http_base_url_unless_allowed(tmp_path: Path, cl
     secure = create_app(deployment(tmp_path, clean_pg, SMTP_HOST="127.0.0.1"))
     assert secure.test_client().get("/").headers["Strict-Transport-Security"].startswith("max-age=")
     secure.extensions["pbem"].engine.dispose()
+
+
+def test_invitations_are_limited_per_host_mailbox_whatever_its_tag_or_client(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_INVITATIONS_PER_HOST="6 per day", LIMIT_PER_ADDRESS="50 per hour")
+    confirmations = []
+    for n in range(3):  # each game asked for by "another" host address, from "another" client
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"192.0.2.{n + 1}"
+        assert create(client, host=f"Eve+{n}@example.org").status_code == 303  # mailed to one mailbox
+        confirmations.append(confirm_path(mails(app, kind="confirm_game")[-1]))
+    answers = [post_form(app.test_client(), path, path).status_code for path in confirmations]
+    assert answers == [303, 303, 303]  # two players a game: six invitations a day
+    fourth = app.test_client()
+    fourth.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    refused = create(fourth, host="EVE+4@example.org")
+    assert refused.status_code == 429 and "invitations lately" in refused.get_data(as_text=True)
+    assert len(mails(app, kind="invitation")) == 6
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_confirming_is_limited_per_host_mailbox_too(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_INVITATIONS_PER_HOST="4 per day", LIMIT_PER_ADDRESS="50 per hour")
+    paths = []
+    for n in range(3):  # three asked while the budget was whole, confirmed after
+        assert create(app.test_client(), host=f"eve+{n}@example.org").status_code == 303
+        paths.append(confirm_path(mails(app, kind="confirm_game")[-1]))
+    answers = [post_form(app.test_client(), path, path).status_code for path in paths]
+    assert answers == [303, 303, 429]
+    assert len(mails(app, kind="invitation")) == 4
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_a_tag_or_a_case_does_not_make_a_new_address(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_PER_ADDRESS="2 per hour")
+    client = app.test_client()
+    hosts = ["ann+1@example.org", "ANN+2@Example.org", "ann@example.org"]
+    assert [create(client, host=host).status_code for host in hosts] == [303, 303, 429]
+    app.extensions["pbem"].engine.dispose()
