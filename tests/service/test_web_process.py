@@ -102,9 +102,8 @@ def settings_for(tmp_path: Path) -> dict[str, str]:
 
 def test_the_web_process_listens_on_loopback_and_counts_the_real_client(tmp_path: Path) -> None:
     port = free_port()
-    with web_process(
-        tmp_path, port, **settings_for(tmp_path), RATE_LIMITS="1", LIMIT_PER_CLIENT="3 per minute"
-    ) as log:
+    limited = {"RATE_LIMITS": "1", "LIMIT_PER_CLIENT": "3 per minute"}
+    with web_process(tmp_path, port, **(settings_for(tmp_path) | limited)) as log:
         assert f"Listening at: http://127.0.0.1:{port}" in log.read_text()
         outward = outward_address()
         if outward is not None:  # from the network, nobody reaches it
