@@ -79,6 +79,16 @@ def address_key(email: str) -> str:
     return email.strip().lower()
 
 
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, for the limits per address: its case and a "+tag" of its
+    local part do not change it (ann+1@x.org and ANN+2@x.org are ann@x.org), so plus-addressing does
+    not make one mailbox many."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return address.strip().lower()
+    return f"{local.split('+', 1)[0]}@{domain}"
+
+
 def issued_at(when: datetime) -> int:
     """A time as an address link carries it: microseconds since the epoch."""
     return (when - EPOCH) // timedelta(microseconds=1)
