@@ -23,6 +23,7 @@ from rules.messages import plain as plain
 from rules.messages import require as require
 from rules.messages import together as together
 from rules.messages import word as word
+from rules.rng import SeededRandom
 from rules.shapes import Action, Shape, actions_schema, check_action
 
 Event = dict[str, Any]
@@ -340,6 +341,18 @@ class Game(ABC, Generic[S]):
             return {"winners": list(ended.winners), "draw": True}
         return None
 
+    def determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> S:
+        """A complete state that `view` (a seat's view of a running game) could have come from, its
+        hidden parts (other hands, face-down cards, the cards set aside, the draw pile, the seed)
+        dealt from `rng` consistently with everything the view shows or implies, so that
+        `view(state, seat) == view`. Search bots play such states out instead of the real one."""
+        require_running_view(view)
+        return self._determinize(view, rng)
+
+    @abstractmethod
+    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> S:
+        """The game's own dealing of the hidden parts of a running game's view."""
+
     @abstractmethod
     def _result(self, state: S) -> dict[str, Any] | None:
         """The result of the play: None while it runs."""
@@ -544,6 +557,15 @@ def keep_decision(seat: int, by_keeper: bool) -> Action:
 def extend_decision(seat: int, days: int) -> Action:
     """The decision to give `seat` a fresh clock of `days` days for the move it owes."""
     return {"decision": "extend", "seat": seat, "days": days}
+
+
+def require_running_view(view: Mapping[str, Any]) -> None:
+    """ValueError unless `view` is a seat's view of a game being played (nothing to deal otherwise)."""
+    over = view.get("result") is not None or view.get("winners") is not None
+    if not isinstance(view.get("seat"), int) or view.get("closure") or over:
+        raise ValueError("only a seat's view of a running game can be dealt again")
+    if not view.get("to_act"):
+        raise ValueError("only a seat's view of a game waiting on a move can be dealt again")
 
 
 def _strings(decision: Action, *keys: str) -> bool:
