@@ -1009,7 +1009,7 @@ class _DupliHidden:
             return (mine[0], mine[1]) if mine else None
         if not view["set_done"][seat]:
             return None
-        first, second = sort_hand([*cards[("set", seat)], *("charge" for s, _ in self.charges_up if s == seat)])
+        first, second = sorted([*cards[("set", seat)], *("charge" for s, _ in self.charges_up if s == seat)])
         return first, second
 
 
@@ -1024,13 +1024,12 @@ def _field_cards(war: Mapping[str, Any] | None) -> list[str]:
 
 
 def _set_place(seat: int, up: Sequence[Slot], charge: Mapping[str, Any] | None) -> Place:
-    """A seat's face-down set less its face-up Charges: a card beside a face-up Charge sorts on its
-    side of it; a seat still to answer the Charge window set no Charge at all."""
+    """A seat's face-down set less its face-up Charges: a card beside a face-up Charge sorts (by
+    name, as pairs are) on its side of it; a seat still to answer the Charge window set no Charge at all."""
     slots = [slot for s, slot in up if s == seat]
     refuses = set(_MARKED)
-    if len(slots) == 1:
-        after = CARD_ORDER.index("charge")
-        refuses |= set(CARD_ORDER[after:] if slots[0] == 1 else CARD_ORDER[: after + 1])
+    if len(slots) == 1:  # pairs are sorted by name: the other card sorts on the far side of "charge"
+        refuses |= {c for c in CARD_ORDER if (c >= "charge" if slots[0] == 1 else c <= "charge")}
     if charge and seat in charge["answering"] and not charge["answered"][seat]:
         refuses.add("charge")
     return Place(("set", seat), SET_SIZE - len(slots), frozenset(refuses))
