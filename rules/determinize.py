@@ -174,7 +174,9 @@ def deal_trick_round(table: TrickTable, suit: Callable[[str], str], rng: SeededR
     lacking = voids(table.shown, suit)
     seats = range(len(table.hand_counts))
     places = [
-        Place(("hand", s), table.hand_counts[s], frozenset(lacking.get(s, ()))) for s in seats if s != table.seat
+        Place(("hand", s), table.hand_counts[s], frozenset(lacking.get(s, ())))
+        for s in seats
+        if s != table.seat
     ]
     places += [Place(("played", s), table.face_down) for s in seats]
     places.append(Place("set_aside", table.set_aside))

@@ -44,7 +44,7 @@ from rules.base import (
     require,
     word,
 )
-from rules.determinize import Inconsistent, Place, deal_hidden, new_seed, unseen
+from rules.determinize import Place, deal_hidden, new_seed, unseen
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Record, Several, Shape
 
@@ -722,9 +722,7 @@ class Dupli(Game[State]):
             sets=tuple(hidden.pair(s, cards, view, current) for s in range(seats)),
             charges_up=hidden.charges_up,
             answered=tuple(charge["answered"]) if charge else (False,) * seats,
-            vp=tuple(
-                ("patriotism",) * view["patriotism"][s] + tuple(cards[("vp", s)]) for s in range(seats)
-            ),
+            vp=tuple(("patriotism",) * view["patriotism"][s] + tuple(cards[("vp", s)]) for s in range(seats)),
             centre=tuple(cards["centre"]),
             removed=("patriotism",) * view["removed"],
             reveal=current,
@@ -984,7 +982,8 @@ class _DupliHidden:
             places += [_set_place(s, up, charge) for s in range(seats) if s != me and view["set_done"][s]]
         places.append(Place("set_aside", len(FULL_DECK) - HAND_SIZE * seats, _MARKED))
         places += [
-            Place(("vp", s), view["vp"][s] - view["patriotism"][s], frozenset({"patriotism"})) for s in range(seats)
+            Place(("vp", s), view["vp"][s] - view["patriotism"][s], frozenset({"patriotism"}))
+            for s in range(seats)
         ]
         places.append(Place("centre", view["centre"], frozenset({"patriotism"})))
         return _DupliHidden(tuple(pool + marked), tuple(places), up)

@@ -572,7 +572,9 @@ class RedBlackDuel(Game[State]):
         hands = _put(hands, other, tuple(dealt["hand"]))
         down = dealt["down"][0] if dealt["down"] else None
         table = _put(_put((None, None), me, mine_down), other, down if phase == "play" else None)
-        camp_cards = _put(_put(tuple(camp), other, camp[other] or (down if phase == "camp" else None)), me, camp[me])
+        camp_cards = _put(
+            _put(tuple(camp), other, camp[other] or (down if phase == "camp" else None)), me, camp[me]
+        )
         return State(
             seed=new_seed(rng),
             decks=(),
@@ -775,7 +777,9 @@ def comparison_from_json(play: Mapping[str, Any]) -> Comparison:
     return Comparison(play["number"], play["leader"], (first, second), play["winner"], play["reason"])
 
 
-def outcomes_from_json(rounds: Sequence[Mapping[str, Any]], previous: Mapping[str, Any] | None) -> tuple[Outcome, ...]:
+def outcomes_from_json(
+    rounds: Sequence[Mapping[str, Any]], previous: Mapping[str, Any] | None
+) -> tuple[Outcome, ...]:
     """The finished rounds from their JSON (`_outcome_json`); the last one's last comparison when the
     view shows it (earlier ones no view shows, and nothing ahead depends on them)."""
     outcomes = [

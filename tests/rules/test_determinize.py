@@ -77,7 +77,9 @@ def test_a_dealt_state_shows_the_seat_its_view(config: Config, seed: int, moves:
             game.act(dealt, mover, action)
 
 
-@pytest.mark.parametrize("config", [c for c in CONFIGS if not c.options.get("open_history")], ids=lambda c: c.label)
+@pytest.mark.parametrize(
+    "config", [c for c in CONFIGS if not c.options.get("open_history")], ids=lambda c: c.label
+)
 def test_every_hidden_card_turns_up_where_the_real_game_holds_it(config: Config) -> None:
     for table in positions(config, seeds=(1, 2), moves=(0, 7, 19)):
         seat = table.waiting[0]
@@ -124,7 +126,11 @@ def test_a_dupli_charge_window_keeps_the_charges_where_they_were_turned_up() -> 
     for seed in range(200):
         table = walk(Config("dupli", 4, {}), seed, 4)
         view = table.view(table.waiting[0]) if table.waiting else None
-        if view is None or view["phase"] != "charge" or table.waiting[0] in {c["seat"] for c in view["charge"]["face_up"]}:
+        if (
+            view is None
+            or view["phase"] != "charge"
+            or table.waiting[0] in {c["seat"] for c in view["charge"]["face_up"]}
+        ):
             continue
         for n in range(40):
             dealt = table.game.determinize(view, SeededRandom(n))
