@@ -24,12 +24,10 @@ from typing import Any
 
 from bots.keeper import choose_action as keeper
 from bots.outcomes import OUTCOMES, Outcome
-from rules.base import Action, Game
+from rules.base import KEEPER, Action, Game
 from rules.rng import SeededRandom
 
 log = logging.getLogger(__name__)
-
-KEEPER = "keeper"
 
 
 @dataclass(frozen=True)

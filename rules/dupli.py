@@ -1051,9 +1051,22 @@ def _reveal_from_json(war: Mapping[str, Any]) -> Reveal:
         aims=tuple(_aim_from_json(a) for a in war["aims"]),
         zeroed=frozenset((s, c["slot"]) for s, c in slots if c["zeroed"]),
         cancelled=frozenset((s, c["slot"]) for s, c in slots if c["cancelled"]),
-        result=WarResult(**{k: tuple(v) if isinstance(v, list) else v for k, v in war["result"].items()})
-        if war["result"]
-        else None,
+        result=_war_result_from_json(war["result"]) if war["result"] else None,
+    )
+
+
+def _war_result_from_json(result: Mapping[str, Any]) -> WarResult:
+    """A war's result from its JSON (`_result_json`)."""
+    return WarResult(
+        strengths=tuple(result["strengths"]),
+        best=result["best"],
+        winners=tuple(result["winners"]),
+        field=result["field"],
+        pool=result["pool"],
+        share=result["share"],
+        to_centre=result["to_centre"],
+        centre=result["centre"],
+        last=result["last"],
     )
 
 
