@@ -47,7 +47,7 @@ class Budget:
 
 LEVELS: dict[str, Budget | None] = {
     KEEPER: None,
-    "steady": Budget(moves=1800, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
+    "steady": Budget(moves=1400, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
     "strong": Budget(moves=12000, min_worlds=4, max_worlds=200, keeper_bonus=0.08, cpu_seconds=6.0),
 }
 MAX_ROLLOUT = 200  # moves: no chapter of any game is longer
