@@ -20,7 +20,15 @@ BLOCK_TAGS = frozenset(
 # Quoted history, each as a mail program marks it: Gmail, Yahoo, Thunderbird's attribution, Apple
 # Mail's and everyone's blockquote, Samsung and K-9's quote divs, Zimbra.
 QUOTE_CLASSES = frozenset(
-    {"gmail_quote", "gmail_attr", "yahoo_quoted", "moz-cite-prefix", "quote", "zmail_extra", "protonmail_quote"}
+    {
+        "gmail_quote",
+        "gmail_attr",
+        "yahoo_quoted",
+        "moz-cite-prefix",
+        "quote",
+        "zmail_extra",
+        "protonmail_quote",
+    }
 )
 # Outlook (desktop, web, mobile) writes its quoted mail after these, as siblings, not inside them.
 REST_QUOTED_IDS = frozenset({"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container"})
@@ -61,7 +69,8 @@ class _Reader(HTMLParser):
             self.break_line()
         if tag in VOID_TAGS:
             return
-        unseen = tag in UNSEEN_TAGS or "hidden" in values or bool(HIDDEN_STYLE.search(values.get("style", "")))
+        hidden = "hidden" in values or bool(HIDDEN_STYLE.search(values.get("style", "")))
+        unseen = tag in UNSEEN_TAGS or hidden
         quoted = tag == "blockquote" or bool(classes & QUOTE_CLASSES)
         self.stack.append(_Open(tag, unseen, quoted))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
@@ -33,6 +34,7 @@ class ReplyMail:
     tokens: tuple[str, ...]  # the reply-address tokens it was sent to
     automatic: bool  # an auto-reply, bounce or list mail: never answered
     text: str  # the new text only
+    out_of_office: bool = False  # an auto-responder's wording, without its robot headers
 
 
 def read_reply_mail(raw: bytes, recipients: list[str] | None = None) -> ReplyMail:
@@ -43,12 +45,14 @@ def read_reply_mail(raw: bytes, recipients: list[str] | None = None) -> ReplyMai
     addressed = [
         address for _, address in getaddresses(message.get_all("To", []) + message.get_all("Cc", []))
     ]
+    text = new_text(message)
     return ReplyMail(
         message_id=str(message.get("Message-ID", "")).strip()[:300],
         sender=parseaddr(str(message.get("From", "")))[1].strip().lower(),
         tokens=tuple(dict.fromkeys(reply_tokens([*(recipients or []), *addressed]))),
         automatic=is_automatic(message),
-        text=new_text(message),
+        text=text,
+        out_of_office=is_out_of_office(str(message.get("Subject", "")), text),
     )
 
 
@@ -72,6 +76,28 @@ def is_automatic(message: EmailMessage) -> bool:
             message.get(header) for header in ("List-Id", "List-Unsubscribe", "X-Autoreply", "X-Autorespond")
         )
     )
+
+
+# How auto-responders word their mail, in English, Japanese, German and French: in a subject they
+# prefix, in a text they open with.
+OUT_OF_OFFICE_SUBJECT = re.compile(
+    r"^\s*(?:automatic reply|auto(?:matic)?[- ]?reply|autoreply|out of (?:the )?office|自動応答|自動返信|不在"
+    r"|abwesend|automatische antwort|abwesenheitsnotiz|réponse automatique|absence|absent)\b",
+    re.IGNORECASE,
+)
+OUT_OF_OFFICE_TEXT = re.compile(
+    r"\b(?:out of (?:the )?office|automatic reply|auto-?reply|on (?:annual |parental )?leave until"
+    r"|away from (?:the|my) (?:office|desk)|limited access to (?:my )?e-?mail|will (?:be back|return) on"
+    r"|nicht im büro|abwesend|abwesenheit|außer haus|bin (?:ab|wieder) (?:dem|am)"
+    r"|absent(?:e)? du bureau|réponse automatique|je suis absent|de retour le|en congés?)\b"
+    r"|不在にしております|不在です|休暇を(?:いただいて|取って)|自動(?:応答|返信)|外出しております|出張中|(?:戻り|帰社)は",
+    re.IGNORECASE,
+)
+
+
+def is_out_of_office(subject: str, text: str) -> bool:
+    """Whether a mail reads as an auto-responder's (some send none of the robot headers)."""
+    return bool(OUT_OF_OFFICE_SUBJECT.match(subject) or OUT_OF_OFFICE_TEXT.search(text[:600]))
 
 
 def new_text(message: EmailMessage) -> str:
@@ -139,8 +165,5 @@ def jis_pair_to_sjis(first: int, second: int) -> bytes:
     """One JIS X 0208 character's Shift_JIS bytes."""
     lead = ((first - 0x21) >> 1) + 0x81
     lead += 0x40 if lead > 0x9F else 0
-    if first % 2:
-        trail = second + 0x1F + (1 if second >= 0x60 else 0)
-    else:
-        trail = second + 0x7E
+    trail = second + 0x1F + (second >= 0x60) if first % 2 else second + 0x7E
     return bytes((lead, trail))
