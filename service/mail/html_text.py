@@ -91,7 +91,8 @@ class _Reader(HTMLParser):
 
     def break_line(self) -> None:
         text = re.sub(r"[ \t\r\n\xa0]+", " ", "".join(self.current)).strip()
-        self.lines.append((self.current_quoted, text))
+        if text:  # one line per block that shows text: nested blocks make no blank lines
+            self.lines.append((self.current_quoted, text))
         self.current = []
 
 

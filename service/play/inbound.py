@@ -235,7 +235,7 @@ def _lines_we_sent(rt: Runtime, game_id: str, seat: int) -> set[str]:
             .order_by(col(OutboxMail.id).desc())
             .limit(SENT_LINES_MAILS)
         ).all()
-    return {key for body in bodies for key in map(_line_key, body.splitlines()) if len(key) >= 12}
+    return {key for body in bodies for key in map(_line_key, body.splitlines()) if len(key) >= 8}
 
 
 def _choose_ahead(rt: Runtime, link: ReplyLink, message_id: str, ahead: AheadReading) -> InboundOutcome:
@@ -268,6 +268,8 @@ def _talk(rt: Runtime, link: ReplyLink, message_id: str, table: Table, text: str
     owes = link.seat in table.rules.to_act(table.state)
     if owes:
         told = N_("No move was read in your reply, so the table still waits for yours.")
+    elif said.private:
+        told = N_("Your reply reads as a move, so its words were kept as a note only you see.")
     else:
         told = N_("Your message was added to the table talk.")
     _mail_outcome(rt, link, message_id, (told, {}), with_choices=owes, talk=said)

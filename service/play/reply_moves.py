@@ -97,7 +97,8 @@ def read_reply(table: Table, seat: int, text: str) -> ReplyReading:
         reading = read_line(table, seat, legal, line)
         if reading.matches:
             named[index] = reading
-    talk = "\n".join(line for index, line in enumerate(lines) if index not in named).strip()
+    talk = "\n".join(line for index, line in enumerate(lines) if index not in named)
+    talk = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", talk).strip()
     actions = [reading.action for reading in named.values()]
     distinct = [action for n, action in enumerate(actions) if action not in actions[:n]]
     if len(distinct) == 1 and distinct[0] is not None:
