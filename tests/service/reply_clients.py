@@ -39,6 +39,9 @@ class Words:
         return "".join(f"<div>{line}</div>" for line in self.lines())
 
 
+Builder = Callable[[OutboxMail, Words], bytes]
+
+
 def quoted(mail: OutboxMail) -> str:
     """Our mail's text, each line marked "> " as plain-text programs quote."""
     return "\n".join(f"> {line}".rstrip() for line in mail.text_body.splitlines())
@@ -113,9 +116,8 @@ def gmail_bottom(mail: OutboxMail, words: Words) -> bytes:
 
 def gmail_app_ja(mail: OutboxMail, words: Words) -> bytes:
     """The Gmail app in Japanese: base64 UTF-8, its Japanese attribution."""
-    plain = (
-        f"{words.text()}\n\n2026年11月26日(木) 9:34 Card table <cards@pbem.localhost>:\n\n{quoted(mail)}\n"
-    )
+    attribution = f"2026年11月26日(木) 9:34 {FROM_US}:"
+    plain = f"{words.text()}\n\n{attribution}\n\n{quoted(mail)}\n"
     message = headers(mail, EmailMessage())
     message.set_content(plain, charset="utf-8", cte="base64")
     return bytes(message)
@@ -246,9 +248,9 @@ def samsung(mail: OutboxMail, words: Words) -> bytes:
     )
     html = (
         f'<html><body><div dir="auto">{words.html()}</div><div dir="auto"><br></div><div id="composer_'
-        f'signature" dir="auto"><div>Sent from my Galaxy</div></div><div><br></div><div align="left" dir="auto"'
-        f' style="font-size:100%;color:#000000"><div>-------- Original message --------</div><div>From: '
-        f"Card table</div></div>{mail.html_body}</body></html>"
+        f'signature" dir="auto"><div>Sent from my Galaxy</div></div><div><br></div><div align="left" '
+        f'dir="auto" style="font-size:100%;color:#000000"><div>-------- Original message --------</div>'
+        f"<div>From: Card table</div></div>{mail.html_body}</body></html>"
     )
     return alternative(mail, plain, html)
 
@@ -299,7 +301,7 @@ def quote_header_language(
     return build
 
 
-def attribution_language(line: str) -> Callable[[OutboxMail, Words], bytes]:
+def attribution_language(line: str) -> Builder:
     """Gmail in another language: its attribution line, then `>` lines."""
 
     def build(mail: OutboxMail, words: Words) -> bytes:
@@ -316,7 +318,7 @@ WINDOWS_TALK = "ボーさん、こんにちは\n①②、よろしくお願い�
 @dataclass(frozen=True)
 class Client:
     name: str
-    build: Callable[[OutboxMail, Words], bytes]
+    build: Builder
     talk: str = ENGLISH_TALK
 
 
@@ -339,31 +341,28 @@ CLIENTS = [
     Client("carrier_iso2022jp", carrier_iso2022jp, JAPANESE_TALK),
     Client("carrier_shift_jis", carrier_shift_jis, WINDOWS_TALK),
     Client("windows_cp50220", windows_cp50220, WINDOWS_TALK),
-    Client(
-        "outlook_de",
-        quote_header_language(("Von", "Gesendet", "An", "Betreff"), "Donnerstag, 26. November 2026 09:34"),
+    *(
+        Client(f"outlook_{language}", quote_header_language(fields, when))
+        for language, fields, when in (
+            ("de", ("Von", "Gesendet", "An", "Betreff"), "Donnerstag, 26. November 2026 09:34"),
+            ("fr", ("De", "Envoyé", "À", "Objet"), "jeudi 26 novembre 2026 09:34"),
+            ("es", ("De", "Enviado", "Para", "Asunto"), "jueves, 26 de noviembre"),
+            ("it", ("Da", "Inviato", "A", "Oggetto"), "giovedì 26 novembre 2026"),
+            ("pt", ("De", "Enviada", "Para", "Assunto"), "quinta-feira, 26"),
+            ("nl", ("Van", "Verzonden", "Aan", "Onderwerp"), "donderdag 26"),
+            ("zh", ("发件人", "发送时间", "收件人", "主题"), "2026年11月26日 9:34"),
+        )
     ),
-    Client(
-        "outlook_fr", quote_header_language(("De", "Envoyé", "À", "Objet"), "jeudi 26 novembre 2026 09:34")
+    *(
+        Client(f"gmail_{language}", attribution_language(line))
+        for language, line in (
+            ("fr", f"Le jeu. 26 nov. 2026 à 09:34, {FROM_US} a écrit :"),
+            ("de", f"Am Do., 26. Nov. 2026 um 09:34 Uhr schrieb {FROM_US}:"),
+            ("es", f"El jue, 26 nov 2026 a las 9:34, {FROM_US} escribió:"),
+            ("it", f"Il giorno gio 26 nov 2026 alle ore 09:34 {FROM_US} ha scritto:"),
+            ("pt", f"Em qui., 26 de nov. de 2026 às 09:34, {FROM_US} escreveu:"),
+            ("nl", f"Op do 26 nov 2026 om 09:34 schreef {FROM_US}:"),
+            ("zh", f"{FROM_US} 于2026年11月26日周四 09:34写道："),
+        )
     ),
-    Client(
-        "outlook_es", quote_header_language(("De", "Enviado", "Para", "Asunto"), "jueves, 26 de noviembre")
-    ),
-    Client(
-        "outlook_it", quote_header_language(("Da", "Inviato", "A", "Oggetto"), "giovedì 26 novembre 2026")
-    ),
-    Client("outlook_pt", quote_header_language(("De", "Enviada", "Para", "Assunto"), "quinta-feira, 26")),
-    Client("outlook_nl", quote_header_language(("Van", "Verzonden", "Aan", "Onderwerp"), "donderdag 26")),
-    Client(
-        "outlook_zh", quote_header_language(("发件人", "发送时间", "收件人", "主题"), "2026年11月26日 9:34")
-    ),
-    Client("gmail_fr", attribution_language(f"Le jeu. 26 nov. 2026 à 09:34, {FROM_US} a écrit :")),
-    Client("gmail_de", attribution_language(f"Am Do., 26. Nov. 2026 um 09:34 Uhr schrieb {FROM_US}:")),
-    Client("gmail_es", attribution_language(f"El jue, 26 nov 2026 a las 9:34, {FROM_US} escribió:")),
-    Client(
-        "gmail_it", attribution_language(f"Il giorno gio 26 nov 2026 alle ore 09:34 {FROM_US} ha scritto:")
-    ),
-    Client("gmail_pt", attribution_language(f"Em qui., 26 de nov. de 2026 às 09:34, {FROM_US} escreveu:")),
-    Client("gmail_nl", attribution_language(f"Op do 26 nov 2026 om 09:34 schreef {FROM_US}:")),
-    Client("gmail_zh", attribution_language(f"{FROM_US} 于2026年11月26日周四 09:34写道：")),
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 import re
 import smtplib
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -15,15 +16,15 @@ from sqlmodel import Session, select
 from service.eventlog.models import TableTalk
 from tests.helpers import mails
 from tests.service.reply_clients import CLIENTS, Client, Words
-from tests.service.test_replies import (  # noqa: F401 - `listening` is a fixture
-    ANN,
-    camp_card,
-    commands,
-    inbound_row,
-    latest_mail,
-    listening,
-    new_duel,
-)
+from tests.service.test_replies import ANN, camp_card, commands, inbound_row, latest_mail, new_duel
+from tests.smtp_sink import reply_listening
+
+
+@pytest.fixture
+def listening(app: Flask) -> Iterator[int]:
+    """The reply listener on a free local port, for the app under test."""
+    with reply_listening(app) as port:
+        yield port
 
 
 def send_raw(port: int, to: str, raw: bytes) -> str:
