@@ -10,6 +10,7 @@ answer goes to the seat's own address, never to whoever the From header names.
 from __future__ import annotations
 
 import hashlib
+import re
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
@@ -160,10 +161,11 @@ def _answer(rt: Runtime, mail: ReplyMail, message_id: str, link: ReplyLink) -> I
         )
         params = {"sender": mail.sender or "?", "email": seat.email}
         return _refuse(rt, link, message_id, (stranger, params), with_choices=False)
-    ahead = read_ahead(table, link.seat, mail.text)
+    text = _without_our_lines(rt, table.game_id, link.seat, mail.text)
+    ahead = read_ahead(table, link.seat, text)
     if ahead.plays or ahead.unread:
         return _choose_ahead(rt, link, message_id, ahead)
-    reading = read_reply(table, link.seat, mail.text)
+    reading = read_reply(table, link.seat, text)
     if reading.action is None and reading.matches > 1:
         several = N_("Your reply names more than one of your legal moves.")
         return _refuse(rt, link, message_id, (several, {}))
@@ -206,19 +208,22 @@ class ReplyTalk:
 
 
 def _talk_of_reply(rt: Runtime, table: Table, seat: int, text: str) -> ReplyTalk | None:
-    """A reply's words as talk: our own mails' lines dropped (a quote without marks), secrets cut
-    (by the talk itself); kept private when they read as a move of the seat (a card it holds or
-    played: a repeated reply must not show a face-down card). None when nothing is left."""
-    sent = _lines_we_sent(rt, table.game_id, seat)
-    lines = [line for line in text.splitlines() if _line_key(line) not in sent]
-    words = "\n".join(lines).strip()
-    if not words:
-        return None
+    """A reply's words as talk, secrets cut (by the talk itself); kept private when they read as a
+    move of the seat (a card it holds or played: a repeated reply must not show a face-down card).
+    None when nothing is left."""
     try:
-        words = cleaned(words)
+        words = cleaned(text)
     except TalkRefused:
         return None
     return ReplyTalk(words, private=reads_as_own_move(table, seat, words))
+
+
+def _without_our_lines(rt: Runtime, game_id: str, seat: int, text: str) -> str:
+    """A reply's text without the lines of our own recent mails to the seat: a quote without marks
+    or header (a hand listed in it is neither a move nor talk)."""
+    sent = _lines_we_sent(rt, game_id, seat)
+    kept = [line for line in text.splitlines() if _line_key(line) not in sent]
+    return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "\n".join(kept)).strip()
 
 
 def _line_key(line: str) -> str:
