@@ -289,6 +289,11 @@ def cp50220(text: str) -> bytes:
     return out
 
 
+def pasted(mail: OutboxMail, words: Words) -> bytes:
+    """Our mail copied under the words with no mark and no header at all (a webmail's "paste")."""
+    return plain_only(mail, f"{words.text()}\n\n{mail.text_body}\n")
+
+
 def quote_header_language(
     fields: tuple[str, str, str, str], when: str
 ) -> Callable[[OutboxMail, Words], bytes]:
@@ -341,6 +346,7 @@ CLIENTS = [
     Client("carrier_iso2022jp", carrier_iso2022jp, JAPANESE_TALK),
     Client("carrier_shift_jis", carrier_shift_jis, WINDOWS_TALK),
     Client("windows_cp50220", windows_cp50220, WINDOWS_TALK),
+    Client("pasted", pasted),
     *(
         Client(f"outlook_{language}", quote_header_language(fields, when))
         for language, fields, when in (
