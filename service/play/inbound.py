@@ -46,6 +46,7 @@ MAX_MAIL_BYTES = 256 * 1024
 MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
 SENT_LINES_MAILS = 20  # our latest mails to a seat whose lines a reply may quote unmarked
+QUOTED_RUN = 3  # lines of our mail in a row that are a quote of it, not a line copied on purpose
 
 
 @dataclass(frozen=True)
@@ -219,11 +220,26 @@ def _talk_of_reply(rt: Runtime, table: Table, seat: int, text: str) -> ReplyTalk
 
 
 def _without_our_lines(rt: Runtime, game_id: str, seat: int, text: str) -> str:
-    """A reply's text without the lines of our own recent mails to the seat: a quote without marks
-    or header (a hand listed in it is neither a move nor talk)."""
+    """A reply's text without a run of lines from our own recent mails to the seat: a quote without
+    marks or header (a hand listed in it is neither a move nor talk). A line or two copied from our
+    mail stay: a mail's example of a reply ("Opening lead: Star 9 Blue") is meant to be sent back."""
     sent = _lines_we_sent(rt, game_id, seat)
-    kept = [line for line in text.splitlines() if _line_key(line) not in sent]
+    kept: list[str] = []
+    run: list[str] = []  # our mail's lines (and blank ones) read in a row
+    for line in text.splitlines():
+        if not line.strip() or _line_key(line) in sent:
+            run.append(line)
+            continue
+        kept += _unless_quoted(run)
+        run = []
+        kept.append(line)
+    kept += _unless_quoted(run)
     return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "\n".join(kept)).strip()
+
+
+def _unless_quoted(run: list[str]) -> list[str]:
+    """A run of our mail's lines: none when it is a quote, all when copied on purpose."""
+    return run if len([line for line in run if line.strip()]) < QUOTED_RUN else []
 
 
 def _line_key(line: str) -> str:
