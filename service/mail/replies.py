@@ -79,7 +79,8 @@ def is_automatic(message: EmailMessage) -> bool:
 
 
 # How auto-responders word their mail, in English, Japanese, German and French: in a subject they
-# prefix, in a text they open with.
+# prefix, in a text they open with. Only wording a person rarely writes to a card table ("I will be
+# back on Monday" is talk).
 OUT_OF_OFFICE_SUBJECT = re.compile(
     r"^\s*(?:automatic reply|auto(?:matic)?[- ]?reply|autoreply|out of (?:the )?office|自動応答|自動返信|不在"
     r"|abwesend|automatische antwort|abwesenheitsnotiz|réponse automatique|absence|absent)\b",
@@ -87,10 +88,10 @@ OUT_OF_OFFICE_SUBJECT = re.compile(
 )
 OUT_OF_OFFICE_TEXT = re.compile(
     r"\b(?:out of (?:the )?office|automatic reply|auto-?reply|on (?:annual |parental )?leave until"
-    r"|away from (?:the|my) (?:office|desk)|limited access to (?:my )?e-?mail|will (?:be back|return) on"
-    r"|nicht im büro|abwesend|abwesenheit|außer haus|bin (?:ab|wieder) (?:dem|am)"
-    r"|absent(?:e)? du bureau|réponse automatique|je suis absent|de retour le|en congés?)\b"
-    r"|不在にしております|不在です|休暇を(?:いただいて|取って)|自動(?:応答|返信)|外出しております|出張中|(?:戻り|帰社)は",
+    r"|away from (?:the|my) (?:office|desk)|limited access to (?:my )?e-?mail"
+    r"|nicht im büro|abwesend|abwesenheit|außer haus"
+    r"|absent(?:e)? du bureau|réponse automatique|je suis absente?)\b"
+    r"|不在にしております|不在です|休暇を(?:いただいて|取って)|自動(?:応答|返信)|外出しております",
     re.IGNORECASE,
 )
 

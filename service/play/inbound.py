@@ -45,6 +45,7 @@ from service.runtime import Runtime
 MAX_MAIL_BYTES = 256 * 1024
 MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
+REPEAT_LENGTH = 20  # characters: a shorter message said again is a person's, not a robot's
 SENT_LINES_MAILS = 20  # our latest mails to a seat whose lines a reply may quote unmarked
 QUOTED_RUN = 3  # lines of our mail in a row that are a quote of it, not a line copied on purpose
 
@@ -309,6 +310,8 @@ def _repeats_recent_talk(rt: Runtime, link: ReplyLink, text: str) -> bool:
             )
         ).all()
     key = _line_key(text)
+    if len(key) < REPEAT_LENGTH:
+        return False  # "ok" twice is a person
     return any(SequenceMatcher(None, key, _line_key(old)).ratio() >= NEAR_REPEAT for old in recent)
 
 

@@ -301,7 +301,10 @@ def test_the_move_on_a_later_line_is_played_and_never_kept_as_talk(app: Flask, l
     assert talk_rows(app) == [(0, "Hi all,\ngood luck", False)]
 
 
-def test_numbers_in_another_sentence_do_not_join_a_worded_move(app: Flask, listening: int) -> None:
+@pytest.mark.parametrize("between", ["\n", ", "])
+def test_numbers_in_another_sentence_do_not_join_a_worded_move(
+    app: Flask, listening: int, between: str
+) -> None:
     game_id = new_game(app, "dualis", ("Ann", "Bo", "Cy", "Di"))
     table = app.extensions["pbem"].read_table(game_id)
     seat = min(table.rules.to_act(table.state))
@@ -310,7 +313,7 @@ def test_numbers_in_another_sentence_do_not_join_a_worded_move(app: Flask, liste
     suit = {"S": "star", "M": "moon", "C": "crown", "F": "flower"}.get(card[0], card[0])
     colour = {"R": "red", "B": "blue"}.get(card[-1], card[-1])
     address = f"{table.names[seat].lower()}@example.org"
-    text = f"{card[1:-1]} {suit} {colour} coin\nI only had {other[1:-1]} good cards"
+    text = f"{card[1:-1]} {suit} {colour} coin{between}I only had {other[1:-1]} good cards"
     message_id, _ = reply(listening, latest_mail(app, address).reply_to, text, address)
     assert inbound_row(app, message_id).status == "moved", answers(app, address)[-1].text_body
     assert [c.action for c in commands(app)] == [{"card": card, "coin": True}]
