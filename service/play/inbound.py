@@ -186,7 +186,7 @@ def _move(
     """Submit the move a reply names, keep its other lines as talk once the move is taken, and answer
     naming the move and quoting the talk kept."""
     assert reading.action is not None
-    said_talk = _talk_of_reply(rt, table, link.seat, reading.talk)
+    said_talk = _talk_of_reply(table, link.seat, reading.talk)
     outcome = submit_move(rt, link.game_id, link.seat, link.seq, reading.action)
     moved = outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING)
     kept = None
@@ -209,7 +209,7 @@ class ReplyTalk:
     private: bool
 
 
-def _talk_of_reply(rt: Runtime, table: Table, seat: int, text: str) -> ReplyTalk | None:
+def _talk_of_reply(table: Table, seat: int, text: str) -> ReplyTalk | None:
     """A reply's words as talk, secrets cut (by the talk itself); kept private when they read as a
     move of the seat (a card it holds or played: a repeated reply must not show a face-down card).
     None when nothing is left."""
@@ -278,7 +278,7 @@ def _talk(rt: Runtime, link: ReplyLink, message_id: str, table: Table, text: str
     """A reply that names no move: its words go to the table (whether or not the seat owes a move,
     and then the answer says the table still waits), unless they repeat the seat's last words (an
     auto-responder: held back, unanswered), or read as a move (kept private to the writer)."""
-    said = _talk_of_reply(rt, table, link.seat, text)
+    said = _talk_of_reply(table, link.seat, text)
     if said is None:
         return _refuse(rt, link, message_id, (N_("No legal move was found in your reply."), {}))
     if _repeats_recent_talk(rt, link, said.text):
