@@ -11,6 +11,7 @@ a token signed with a retired key, cut short or wrapped by a mail program is as 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -25,6 +26,7 @@ TOKEN_PATH = re.compile(rf"/(?:{'|'.join(TOKEN_PATHS)})/{B64}[^\s<>\"')\]]*", re
 # and digits mixed, or base64 of a JSON object ("eyJ" is `{"`). Cut, and what is left is kept
 # private to its writer: it may hold the rest.
 FRAGMENT = re.compile(rf"(?<!{B64})(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z])(?:eyJ{B64}{{6,}}|{B64}{{20,}})")
+CANDIDATE = re.compile(r"[A-Za-z0-9_.+\-]{12,}")  # a word the signer is asked about
 CUT = "[…]"
 
 
@@ -38,9 +40,10 @@ class Guarded:
     doubtful: bool
 
 
-def without_secrets(text: str, base_url: str) -> Guarded:
+def without_secrets(text: str, base_url: str, signs: Callable[[str], bool] | None = None) -> Guarded:
     """The text with the service's links (any URL under its BASE_URL, any signed path on any host),
-    reply addresses and token-shaped strings cut."""
+    reply addresses and token-shaped strings cut; then, with `signs` (the signer's check), any word
+    left that the service signed all the same (a shape no pattern foresaw)."""
     found = 0
     for pattern in (*_own_urls(base_url), REPLY_ADDRESS, TOKEN_PATH, SIGNED_TOKEN, REPLY_TOKEN):
         text, count = pattern.subn(CUT, text)
@@ -49,7 +52,10 @@ def without_secrets(text: str, base_url: str) -> Guarded:
     if decoded != text and without_secrets(decoded, base_url).found:
         return Guarded(without_secrets(decoded, base_url).text, found + 1, doubtful=True)
     text, fragments = FRAGMENT.subn(CUT, text)
-    return Guarded(text, found, doubtful=fragments > 0)
+    signed = [word for word in set(CANDIDATE.findall(text)) if signs and signs(word)]
+    for word in signed:
+        text = text.replace(word, CUT)
+    return Guarded(text, found + len(signed), doubtful=fragments > 0 or bool(signed))
 
 
 def _own_urls(base_url: str) -> list[re.Pattern[str]]:

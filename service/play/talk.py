@@ -74,7 +74,7 @@ def guarded(rt: Runtime, text: str, private: bool) -> tuple[str, bool]:
     """A message as it may be kept: the service's own secrets (signed links, reply addresses) cut,
     whoever wrote them and however (a quoted mail, a paste); private to its writer if what is left
     might still hold part of one. TalkRefused when nothing else is left."""
-    checked = without_secrets(text, rt.settings["BASE_URL"])
+    checked = without_secrets(text, rt.settings["BASE_URL"], rt.signer.signs)
     if checked.found and not checked.text.replace(CUT, "").strip():
         raise TalkRefused(N_("A message may not hold your game's private links or reply addresses."))
     return checked.text, private or checked.doubtful
