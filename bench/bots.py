@@ -141,9 +141,10 @@ def report(files: Iterable[Path]) -> None:
         p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
         median = statistics.median(times) if times else 0.0
         deals = len({m["deal"] for m in matches})
+        fallbacks = sum(m["fallbacks"] for m in matches)
         print(
             f"{game:12} {level:7} {deals:5d} {n:7d} {score / n:6.1%} [{low:5.1%}, {high:5.1%}] {bar:5.0%} "
-            f"{'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {sum(m['fallbacks'] for m in matches):9d}"
+            f"{'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {fallbacks:9d}"
         )
 
 
