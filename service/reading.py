@@ -15,6 +15,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from rules.base import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
@@ -54,6 +55,13 @@ class SeatReading:
     name: str
     email: str
     keeper: SeatKeeper
+    level: str = KEEPER  # the level of the bot that plays it, while a bot does
+
+    @property
+    def bot_words(self) -> str | None:
+        """The level of the bot playing the seat in words (a msgid, for gettext), None for the
+        seat-keeper itself, whose seats the pages have always named so."""
+        return None if self.level == KEEPER else BOT_LEVELS[self.level]
 
 
 @dataclass(frozen=True)
@@ -103,7 +111,8 @@ def table_reading(table: Table) -> TableReading:
         host_notify=record.host_notify,
         public_replay=record.public_replay,
         seats=tuple(
-            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper)) for seat in table.seats
+            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper), seat.bot_level or KEEPER)
+            for seat in table.seats
         ),
         version=table.version,
         move_days=record.move_days,
