@@ -71,6 +71,8 @@ def example(phrases: Iterable[Phrase], language: str) -> str:
     ways = list(phrases)
     words = next((p.text or " ".join(p.words) for p in ways if p.language == language and p.words), "")
     codes = next((" ".join(p.codes) for p in ways if p.codes), "")
+    if words.lower() == codes.lower():  # codes that are the words (Dupli's): written once, so that
+        return words  # a reply does not name each card twice (read as a pair of the same card)
     return f"{words} ({codes})" if words and codes else words or codes
 
 
@@ -178,3 +180,10 @@ PHRASINGS: dict[str, Callable[[Table, int, dict[str, Any]], list[Phrase]]] = {
     "dupli": dupli_phrases,
     "red_black": red_black_phrases,
 }
+
+
+def move_label(table: Table, seat: int, action: dict[str, Any]) -> str:
+    """A move in the reader's words only, as a mail's button names it: "Moon 3 Blue coin"."""
+    language = str(get_locale() or DEFAULT_LANGUAGE)
+    phrases = PHRASINGS[table.record.game](table, seat, action)
+    return next((p.text or " ".join(p.words) for p in phrases if p.language == language and p.words), "")
