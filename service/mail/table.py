@@ -71,14 +71,16 @@ class _Inliner(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = set((dict(attrs).get("class") or "").split())
-        style = TAG_STYLES.get(tag, "") + "".join(CLASS_STYLES.get(name, "") for name in sorted(classes))
+        style = TAG_STYLES.get(tag, "") + "".join(style for name, style in CLASS_STYLES.items() if name in classes)
         if tag == "li" and self.stack and "cards" in self.stack[-1]:
             style = CARD_ITEM + style
         own = dict(attrs).get("style") or ""
         kept = [(name, value) for name, value in attrs if name != "style"]
         if style or own:
             kept.append(("style", style + own))
-        written = "".join(f' {name}="{escape(value or "")}"' for name, value in kept)
+        written = "".join(
+            f" {name}" if value is None else f' {name}="{escape(value)}"' for name, value in kept
+        )
         self.out.append(f"<{tag}{written}>")
         if tag not in VOID:
             self.stack.append(classes)
