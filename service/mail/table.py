@@ -71,7 +71,9 @@ class _Inliner(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = set((dict(attrs).get("class") or "").split())
-        style = TAG_STYLES.get(tag, "") + "".join(style for name, style in CLASS_STYLES.items() if name in classes)
+        style = TAG_STYLES.get(tag, "") + "".join(
+            style for name, style in CLASS_STYLES.items() if name in classes
+        )
         if tag == "li" and self.stack and "cards" in self.stack[-1]:
             style = CARD_ITEM + style
         own = dict(attrs).get("style") or ""

@@ -31,7 +31,11 @@ def turn_mails(app: Flask, game: str, seats: int, options: dict) -> list:
             submit_move(rt, game_id, seat, table.version, action, table)
             if any(m.kind == "your_turn" and "data-mail-move" in m.html_body for m in mails(app)):
                 break
-    return [m for m in mails(app) if m.game_id == game_id and m.kind in TABLE_MAILS and "data-mail-move" in m.html_body]
+    return [
+        m
+        for m in mails(app)
+        if m.game_id == game_id and m.kind in TABLE_MAILS and "data-mail-move" in m.html_body
+    ]
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), GAMES)

@@ -94,8 +94,7 @@ def test_a_whole_match_is_played_by_the_mails_mailto_links_only(
             wait_until(lambda version=table.version: rt.read_table(game_id).version > version)
     finished = rt.read_table(game_id)
     assert finished.result is not None, "the match was played to its end by the mails' links"
-    moves_by_hand = [i for i, actor in enumerate(finished.actors) if actor is not None]
-    assert len(sent) >= len(moves_by_hand) > 0
+    assert len(sent) >= 20, "every move was a reply written by a mail's link"
     answers: list[Any] = [m for m in smtp_sink.collector.messages if m["In-Reply-To"]]
     assert answers, "each reply was answered in its own thread"
     if language == "ja":
