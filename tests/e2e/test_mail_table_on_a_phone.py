@@ -46,7 +46,7 @@ def test_the_hand_and_the_first_move_are_on_a_phones_first_screen(
     seats: int,
     options: dict,
 ) -> None:
-    base, app = live_server
+    _base, app = live_server
     kept = turn_mails(app, game, seats, options)
     assert {m.kind for m in kept} >= {"invitation", "your_turn"}, "both kinds of turn mail offer moves"
     ARTIFACTS.mkdir(exist_ok=True)
