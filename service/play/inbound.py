@@ -44,7 +44,6 @@ from service.play.reply_moves import (
 from service.play.talk import TalkRefused, cleaned, say_at_table
 from service.runtime import Runtime
 
-MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
 REPEAT_LENGTH = 20  # characters: a shorter message said again is a person's, not a robot's
 SENT_LINES_MAILS = 20  # our latest mails to a seat whose lines a reply may quote unmarked
@@ -168,7 +167,7 @@ def _answer(
     """Check the reply against its seat and act on it; every answer is mailed to the seat. A
     `problem` (too large to read, its From found forged) refuses it once it is known to be the
     seat's."""
-    if _replies_last_hour(rt, link) > MAX_REPLIES_PER_HOUR:
+    if _replies_last_hour(rt, link) > rt.settings["REPLIES_PER_SEAT_HOUR"]:  # a runaway script
         return InboundOutcome(InboundStatus.LIMITED)
     try:
         table = rt.read_table(link.game_id)
