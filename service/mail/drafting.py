@@ -54,7 +54,10 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = Fa
     """Whether a seat (or the host when seat is None) is sent a mail of this kind: the one place the
     readers' settings are applied (by `draft_mail`). A reader of the daily digest still gets the
     warnings the digest could bring too late: the reminder, and a mail asking for a move due
-    before their next digest (`urgent`)."""
+    before their next digest (`urgent`). A seat whose address is unreachable gets nothing until it
+    is corrected: no mail storm to a dead mailbox."""
+    if seat is not None and table.seats[seat].unreachable_at is not None:
+        return False
     if not kind.nudge:
         return True
     if seat is None:

@@ -42,6 +42,8 @@ class MailKind(StrEnum):
     REMATCH_PROPOSED = "rematch_proposed"
     REMATCH_DECLINED = "rematch_declined"
     REPLY_OUTCOME = "reply_outcome"
+    UNREACHABLE = "unreachable"
+    COMPLAINT = "complaint"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -108,6 +110,8 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
     MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
+    MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
+    MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {

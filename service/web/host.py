@@ -16,6 +16,7 @@ from rules import IllegalAction
 from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.mail.drafting import player_url, public_replay_url, watch_url
+from service.play.addresses import correct_address
 from service.play.hosting import (
     cancel_game,
     declare_draw,
@@ -37,7 +38,13 @@ from service.reading import onlooker_context, seat_talk
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
-from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
+from service.web.forms import (
+    AddressForm,
+    HostDecisionForm,
+    HostNoticesForm,
+    PublicReplayForm,
+    ReplacePlayerForm,
+)
 from service.web.limits import mail_request_limits
 
 blueprint = Blueprint("host", __name__)
@@ -215,6 +222,19 @@ def replace(token: str, seat: int) -> Response:
     player = form.player()
     done = _("%(name)s has the seat now and was invited; the old link no longer works.", name=player.name)
     return _decide(token, done, lambda: replace_player(runtime(), game_id, seat, player))
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/address")
+@mail_request_limits(_seat_of_link)
+def address(token: str, seat: int) -> Response:
+    """Correct a seat's address (mail to it did not arrive): the player keeps the seat, a new link
+    goes to the new address."""
+    game_id = _running_seat(token, seat)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    done = _("The address was corrected and a new link was sent to it.")
+    return _decide(token, done, lambda: correct_address(runtime(), game_id, seat, form.address()))
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/keeper")
