@@ -165,9 +165,7 @@ def dkim_key(path: Path, selector: str, domain: str) -> int:
     key = new_key()
     path.touch(mode=0o600, exist_ok=False)
     path.write_bytes(key)
-    print(
-        f"Wrote {path}. Set DKIM_PRIVATE_KEY={path} and DKIM_SELECTOR={selector}; publish this TXT record:"
-    )
+    print(f"Wrote {path}. Set DKIM_PRIVATE_KEY={path} and DKIM_SELECTOR={selector}; publish this TXT record:")
     print(f'{selector}._domainkey.{domain}. IN TXT "{dns_record(key)}"')
     return 0
 
