@@ -92,14 +92,15 @@ class Collector:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        raw = envelope.original_content or envelope.content  # bytes as sent, also when decoding
         with self.lock:
-            self.messages.append(email.message_from_bytes(envelope.content))
+            self.messages.append(email.message_from_bytes(raw))
             self.received.append(
                 Received(
                     envelope.mail_from,
                     list(envelope.rcpt_tos),
                     list(envelope.mail_options),
-                    envelope.original_content or envelope.content,
+                    raw,
                     self.connections,
                 )
             )
@@ -116,15 +117,20 @@ class Collector:
 
 
 class SmtpSink:
-    """Start, stop and restart a real SMTP server on a fixed local port."""
+    """Start, stop and restart a real SMTP server on a fixed local port; one that does not offer
+    8BITMIME (`eight_bit=False`) is an older relay that takes 7-bit bodies only."""
 
-    def __init__(self) -> None:
+    def __init__(self, eight_bit: bool = True) -> None:
         self.port = free_port()
         self.collector = Collector()
+        self.eight_bit = eight_bit
         self._controller: Controller | None = None
 
     def start(self) -> None:
-        self._controller = Controller(self.collector, hostname="127.0.0.1", port=self.port)
+        # aiosmtpd offers 8BITMIME unless it decodes the data as text.
+        self._controller = Controller(
+            self.collector, hostname="127.0.0.1", port=self.port, decode_data=not self.eight_bit
+        )
         self._controller.start()
 
     def stop(self) -> None:
