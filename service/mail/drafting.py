@@ -58,6 +58,8 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = Fa
     is corrected: no mail storm to a dead mailbox."""
     if seat is not None and table.seats[seat].unreachable_at is not None:
         return False
+    if kind.about_play and not table.active:  # a seat-keeper's last move may have ended the game
+        return False
     if not kind.nudge:
         return True
     if seat is None:

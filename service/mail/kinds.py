@@ -71,6 +71,12 @@ class MailKind(StrEnum):
         return self in NUDGES
 
     @property
+    def about_play(self) -> bool:
+        """Whether the mail is about play still to come (a move owed, the seat-keeper taking a seat,
+        a reminder, the host asked to decide): never sent once the game is over."""
+        return self in PLAY_TO_COME
+
+    @property
     def about_one_game(self) -> bool:
         """Whether the mail is about one game, to one of its seats or its host (drafted by
         `draft_mail`); the digest lists several games, the confirmation asks about a game to come, "my games"
@@ -130,6 +136,16 @@ NUDGES = frozenset(
         MailKind.AUTO_PLAYED,
         MailKind.VACATION,
         MailKind.VACATION_ENDED,
+    }
+)
+PLAY_TO_COME = frozenset(
+    {
+        MailKind.YOUR_TURN,
+        MailKind.REMINDER,
+        MailKind.SEAT_KEEPER,
+        MailKind.AUTO_PLAYED,
+        MailKind.HOST_ASKED,
+        MailKind.DEADLINE_EXTENDED,
     }
 )
 UNASKED = frozenset(
