@@ -158,7 +158,7 @@ def accept_anyone(*_: object) -> AuthResult:
 
 def serve_relay(port: int, tls: tuple[Path, Path] | None, ready: multiprocessing.synchronize.Event) -> None:
     """The relay's process: aiosmtpd, plain or with STARTTLS and AUTH required, until killed."""
-    warnings.filterwarnings("ignore", message="Session.login_data")  # aiosmtpd's own, at each AUTH
+    warnings.simplefilter("ignore")  # aiosmtpd warns of its own deprecated Session.login_data at each AUTH
     options: dict[str, object] = {}
     if tls:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

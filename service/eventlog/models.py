@@ -164,7 +164,6 @@ class MailStatus(StrEnum):
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
     CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
     REFUSED = "refused"  # the relay refused its address for good (5xx to RCPT TO): never sent
-    HELD = "held"  # its seat's address was found unreachable before it went: never sent
 
 
 class OutboxMail(SQLModel, table=True):

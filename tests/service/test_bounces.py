@@ -275,6 +275,13 @@ def test_a_complaint_turns_the_seats_mail_off_and_tells_the_host(
     assert "Bo" in told.text_body
 
 
+def nested(depth: int) -> bytes:
+    """Headers opening `depth` multiparts one inside the other (a mail built to exhaust a parser)."""
+    return b"".join(
+        b'Content-Type: multipart/mixed; boundary="n%d"\r\n\r\n--n%d\r\n' % (i, i) for i in range(depth)
+    )
+
+
 def forged(path: str) -> str:
     local, _, domain = path.partition("@")
     body, _, mac = local.partition(".")
@@ -302,15 +309,39 @@ def test_bad_reports_are_dropped_counted_and_never_answered(
             PERMANENT["postfix"](path, BO, "Content-Type: multipart/report\r\nTo: " + path + "\r\n", True),
         ),
         (path, b"From: someone@example.org\r\nSubject: hello\r\n\r\nJust a note.\r\n"),  # no report at all
+        (path, nested(2000) + PERMANENT["postfix"](path, BO, headers, True)),  # too deeply nested to read
     ]
     for address, report in bad:
         deliver_report(listening, address, report)
     with pytest.raises(smtplib.SMTPException):  # too large: refused at SMTP, before it is read
         deliver_report(listening, path, PERMANENT["postfix"](path, BO, headers, True) + b"x" * 300_000)
     assert seat(relay_app, game_id, 1).unreachable_at is None and bounced(relay_app) == []
-    assert inbound_statuses(relay_app).count("dropped") == 6
+    assert inbound_statuses(relay_app).count("dropped") == 7
     # Expired: a report about a mail sent 31 days ago.
     relay_app.extensions["pbem"].clock.advance(days=31)
     deliver_report(listening, path, PERMANENT["gmail"](path, BO, headers, True))
     assert seat(relay_app, game_id, 1).unreachable_at is None
     assert len(smtp_sink.collector.received) == sent_before, "no answer to anything at a return path"
+
+
+def test_a_complaint_about_an_address_that_left_the_table_changes_nothing(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    game_id = started(relay_app)
+    turn = turn_mail_to(relay_app, BO)
+    path = return_path_of(smtp_sink, turn)
+    client = relay_app.test_client()
+    page = client.get(host_link(relay_app)).get_data(as_text=True)
+    csrf = page.split('name="csrf_token" value="')[1].split('"')[0]
+    replaced = client.post(
+        host_link(relay_app) + "/seats/1/replace",
+        data={"csrf_token": csrf, "name": "Cy", "email": "cy@example.org"},
+    )
+    assert replaced.status_code == 303
+    deliver_report(listening, path, complaint(path, BO, original_headers(turn)))
+    deliver_report(listening, path, PERMANENT["yahoo"](path, BO, original_headers(turn), True))
+    cy = seat(relay_app, game_id, 1)
+    assert cy.notify == "turn" and cy.unreachable_at is None and bounced(relay_app) == []
+    assert (
+        mails(relay_app, to=HOST, kind="complaint") == [] and inbound_statuses(relay_app) == ["dropped"] * 2
+    )
