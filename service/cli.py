@@ -28,6 +28,7 @@ from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.mail.signing import dns_record, new_key
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
+from service.play.names import name_from_address
 from service.play.rebuild import rebuild_games
 from service.play.records import import_record
 from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
@@ -65,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--option", action="append", default=[], type=parse_option, help="key=value")
     new.add_argument("--seed", type=int)
     new.add_argument("--host-email", help="the host's email (default: the first player's)")
+    new.add_argument(
+        "--host-name",
+        help="the host's name (default: the player's name with the host's email, else the address's "
+        "part before the @)",
+    )
     new.add_argument(
         "--bot",
         action="append",
@@ -171,7 +177,7 @@ def dkim_key(path: Path, selector: str, domain: str) -> int:
 
 
 def new_game(app: Flask, args: argparse.Namespace) -> int:
-    names = args.name + [email.split("@")[0] for email in args.email[len(args.name) :]]
+    names = args.name + [name_from_address(email) for email in args.email[len(args.name) :]]
     people = iter(Player(name, email) for name, email in zip(names, args.email, strict=True))
     bots = sorted(set(args.bot))
     seats = len(args.email) + len(bots)
@@ -183,7 +189,8 @@ def new_game(app: Flask, args: argparse.Namespace) -> int:
         for seat in range(seats)
     ]
     host_email = args.host_email or args.email[0]
-    host = Player(next((p.name for p in players if p.email == host_email), host_email), host_email)
+    playing = next((p.name for p in players if p.email == host_email), None)
+    host = Player(args.host_name or playing or name_from_address(host_email), host_email)
     control = TimeControl(
         args.days, args.weekend_pause, args.timezone, args.remind_hours, args.timeout, args.vacation_days
     )
@@ -270,6 +277,8 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     """Serve with gunicorn (one process, threads; tasks in-process unless REDIS_URL is set)."""
     from gunicorn.app.base import BaseApplication
 
+    from service.gunicorn_conf import RedactingLogger
+
     rt = app.extensions["pbem"]
     if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
@@ -282,11 +291,13 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
             self.cfg.set("workers", 1)
             self.cfg.set("threads", threads)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("logger_class", RedactingLogger)  # no token in the access log
 
         def load(self) -> Flask:
             return app
 
-    print(f"Serving on http://{host}:{port}/  (outbox: http://{host}:{port}/outbox)")
+    outbox = f"  (outbox: http://{host}:{port}/outbox)" if rt.settings["LOCAL_OUTBOX"] else ""
+    print(f"Serving on http://{host}:{port}/{outbox}")
     Server().run()
     return 0
 

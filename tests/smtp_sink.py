@@ -120,16 +120,21 @@ class SmtpSink:
     """Start, stop and restart a real SMTP server on a fixed local port; one that does not offer
     8BITMIME (`eight_bit=False`) is an older relay that takes 7-bit bodies only."""
 
-    def __init__(self, eight_bit: bool = True) -> None:
+    def __init__(self, utf8: bool = True, eight_bit: bool = True) -> None:
         self.port = free_port()
         self.collector = Collector()
+        self.utf8 = utf8  # whether it offers SMTPUTF8 (addresses beyond ASCII), as aiosmtpd does by default
         self.eight_bit = eight_bit
         self._controller: Controller | None = None
 
     def start(self) -> None:
-        # aiosmtpd offers 8BITMIME unless it decodes the data as text.
+        # aiosmtpd offers 8BITMIME unless it decodes the data as text (and then never SMTPUTF8).
         self._controller = Controller(
-            self.collector, hostname="127.0.0.1", port=self.port, decode_data=not self.eight_bit
+            self.collector,
+            hostname="127.0.0.1",
+            port=self.port,
+            decode_data=not self.eight_bit,
+            enable_SMTPUTF8=self.utf8 and self.eight_bit,
         )
         self._controller.start()
 

@@ -164,6 +164,9 @@ class MailStatus(StrEnum):
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
     CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
     REFUSED = "refused"  # the relay refused its address for good (5xx to RCPT TO): never sent
+    FAILED = (
+        "failed"  # can never be sent (say, a UTF-8 address and a relay without SMTPUTF8): why in last_error
+    )
 
 
 class OutboxMail(SQLModel, table=True):
@@ -347,8 +350,9 @@ class GameRequest(SQLModel, table=True):
 
 
 class AddressRequest(SQLModel, table=True):
-    """Someone asked for the "my games" link of an address (lower-cased) from a client: what the
-    rate limit counts, and the newest one revokes every link of the address signed before it."""
+    """Someone asked for the "my games" link of an address (lower-cased) from a client, or its owner
+    revoked its links (`revokes`, from a link they held): what the rate limit counts (both mail the
+    address a link); the newest revocation stops every link of the address signed before it."""
 
     __tablename__ = "address_requests"
     __table_args__ = (
@@ -360,6 +364,7 @@ class AddressRequest(SQLModel, table=True):
     email: str = Field(max_length=254)
     client: str = Field(max_length=64)
     created_at: datetime
+    revokes: bool = False
 
 
 class RematchStatus(StrEnum):

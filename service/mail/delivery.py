@@ -1,6 +1,11 @@
 """Delivering outbox rows by SMTP, each at least once, with backoff between failed attempts, on a
 connection each worker keeps (service/mail/relay.py), from a return path that names the row (so a
-bounce is known for what it is about), DKIM-signed when a key is set."""
+bounce is known for what it is about), DKIM-signed when a key is set.
+
+An address with letters beyond ASCII (`pelé@example.org`) goes out with SMTPUTF8 (RFC 6531) when the
+relay offers it; when it does not, the mail can never be sent that way, so it is marked failed with
+the reason instead of being retried forever. The forms take such addresses only when SMTP_UTF8 says
+the relay supports them (`service/web/forms.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import logging
 import secrets
 import smtplib
 from datetime import timedelta
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, parseaddr
@@ -50,6 +56,17 @@ class MailPolicy(EmailPolicy):
 
 
 MAIL_POLICY = MailPolicy(max_line_length=76, linesep="\r\n")
+# A mail to an address beyond ASCII: its headers in UTF-8 as they are (RFC 6532), sent with SMTPUTF8.
+UTF8_POLICY = MAIL_POLICY.clone(utf8=True)
+
+
+class Undeliverable(Exception):
+    """A mail that no later attempt can send: why, kept as the row's last error."""
+
+
+def international(address: str) -> bool:
+    """Whether an address needs SMTPUTF8: letters beyond ASCII, before or after the @."""
+    return not address.isascii()
 
 
 def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> EmailMessage:
@@ -57,9 +74,10 @@ def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> Emai
     automatic (RFC 3834, so that vacation responders stay quiet), with the one-click unsubscribe
     headers of RFC 8058 (the link's POST needs no CSRF token) and the List-Id they go with. Bodies
     with 8-bit text go out as 8 bits when the relay takes them (`eight_bit`), else quoted-printable."""
-    message = EmailMessage(policy=MAIL_POLICY)
+    utf8 = international(mail.to_email)
+    message = EmailMessage(policy=UTF8_POLICY if utf8 else MAIL_POLICY)
     message["From"] = rt.settings["MAIL_FROM"]
-    message["To"] = formataddr((mail.to_name, mail.to_email))
+    message["To"] = to_field(mail)
     message["Subject"] = mail.subject  # non-ASCII words go out RFC 2047-encoded, names in To too
     message["Message-ID"] = mail.message_id
     message["Date"] = format_datetime(mail.created_at)
@@ -77,6 +95,13 @@ def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> Emai
     message.add_alternative(mail.html_body, subtype="html", cte=body_encoding(mail.html_body, eight_bit))
     message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
     return message
+
+
+def to_field(mail: OutboxMail) -> str | Address:
+    """The To of a row's mail (a ValueError for an address no header can hold)."""
+    if international(mail.to_email):
+        return to_header(mail.to_name, mail.to_email)
+    return formataddr((mail.to_name, mail.to_email))
 
 
 def list_id(rt: Runtime, mail: OutboxMail) -> str:
@@ -105,7 +130,7 @@ def return_path(rt: Runtime, mail: OutboxMail) -> str:
 
 def encoded(rt: Runtime, mail: OutboxMail, eight_bit: bool) -> tuple[bytes, list[str]]:
     """The message's bytes as they go on the wire (DKIM-signed when a key is set) and the MAIL FROM
-    options they need."""
+    options they need (8BITMIME for 8-bit content)."""
     data = build_message(rt, mail, eight_bit).as_bytes()
     key = DkimKey.of(rt.settings, parseaddr(rt.settings["MAIL_FROM"])[1].rpartition("@")[2])
     if key is not None:
@@ -113,15 +138,35 @@ def encoded(rt: Runtime, mail: OutboxMail, eight_bit: bool) -> tuple[bytes, list
     return data, ["BODY=8BITMIME"] if eight_bit and not data.isascii() else []
 
 
+def to_header(name: str, email: str) -> Address:
+    """The To of a mail to an address beyond ASCII: formataddr refuses one and the header registry's
+    parser flags its local part, so it is given in parts (a ValueError for one without an @)."""
+    local, at, domain = email.rpartition("@")
+    if not at or not local:
+        raise ValueError(f"{email!r} is not an address")
+    return Address(name, local, domain)
+
+
 def hand_over(rt: Runtime, relay: Relay, mail: OutboxMail) -> None:
     """Hand one row's message to the relay on the kept connection."""
-    data, options = encoded(rt, mail, relay.eight_bit())
-    relay.send(return_path(rt, mail), [mail.to_email], data, options)
+    options = _utf8_options(relay, mail)
+    data, body_options = encoded(rt, mail, relay.eight_bit())
+    relay.send(return_path(rt, mail), [mail.to_email], data, [*body_options, *options])
 
 
 def smtp_send(rt: Runtime, mail: OutboxMail) -> None:
     """Hand one row's message to the configured SMTP server, on this thread's kept connection."""
     hand_over(rt, kept_relay(rt.settings), mail)
+
+
+def _utf8_options(relay: Relay, mail: OutboxMail) -> list[str]:
+    """SMTPUTF8 for a mail to an address beyond ASCII when the relay offers it; Undeliverable when
+    it does not (no later attempt would go better)."""
+    if not international(mail.to_email):
+        return []
+    if not relay.connection().has_extn("smtputf8"):
+        raise Undeliverable("the mail relay does not take addresses beyond ASCII (no SMTPUTF8)")
+    return ["SMTPUTF8"]
 
 
 def lease_seconds(rt: Runtime) -> float:
@@ -164,6 +209,11 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
     if claimed is None:
         return None
     mail, token = claimed
+    try:
+        to_field(mail)
+    except ValueError as error:  # an address no header can hold: no attempt ever will
+        retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
+        return False
     with Session(rt.engine) as session:
         if not _mark_sent(rt, session, mail_id, token):
             session.rollback()  # the lease ran out before this worker got here: another one has it
@@ -173,6 +223,10 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
         except smtplib.SMTPRecipientsRefused as refusal:
             session.rollback()
             return _refused(rt, mail, refusal)
+        except Undeliverable as error:
+            session.rollback()
+            retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
+            return False
         except (OSError, smtplib.SMTPException) as error:
             session.rollback()
             retry_on_disconnect(partial(_record_failure, rt, mail, error))
@@ -262,6 +316,20 @@ def _record_failure(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
         row.attempts += 1
         row.last_error = f"{type(error).__name__}: {error}"[:500]
         row.next_attempt_at = rt.clock.now() + backoff(row.attempts, rt.settings["MAIL_MAX_BACKOFF_SECONDS"])
+        row.claimed_until = row.claim_token = None
+        session.add(row)
+        session.commit()
+
+
+def _record_undeliverable(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
+    """The row marked failed for good, with why: the sweep never takes it up again."""
+    log.warning("mail %s to %s cannot be sent: %s", mail.id, mail.to_email, error)
+    with Session(rt.engine) as session:
+        row = session.get(OutboxMail, mail.id)
+        assert row is not None
+        row.attempts += 1
+        row.status = MailStatus.FAILED
+        row.last_error = f"{type(error).__name__}: {error}"[:500]
         row.claimed_until = row.claim_token = None
         session.add(row)
         session.commit()

@@ -1,6 +1,15 @@
 """Every kind of mail the service sends: its headline, its two bodies (text and HTML templates) and
-whether it is a nudge about play, which the reader's setting may turn off (a seat's notify mode, the
-host's notices switch). Every other kind is about the game's life and always goes.
+who may turn it off, decided here for each kind (applied by `drafting.wants_mail`):
+
+- a nudge about play (`NUDGES`) follows the seat's notify mode ("turn", "digest", "none");
+- a mail about the game's life (a host's decision, more time, the seat-keeper, a proposal...) goes
+  to every seat but one that turned mail off ("none", which unsubscribing sets), and to the host
+  while its notices are on;
+- a mail its reader must get (`ESSENTIAL`) always goes: the end of their own game (game over, a
+  forfeit, a cancellation), a seat's own link replaced or lost to someone else, the host asked to
+  decide, and what the reader asked for themselves (a confirmation, "my games", a reply's answer).
+  These cannot be repeated at will by anyone else: a game ends once, a link is reissued only by the
+  host, rate limited.
 
 A mail about a game has the game's title as its subject, the same on every mail, so that every client
 threads them (Gmail only threads mails whose subjects are equal, besides "Re:"); what the mail says
@@ -42,6 +51,7 @@ class MailKind(StrEnum):
     REMATCH_PROPOSED = "rematch_proposed"
     REMATCH_DECLINED = "rematch_declined"
     REPLY_OUTCOME = "reply_outcome"
+    HOST_LINK_REISSUED = "host_link_reissued"
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
 
@@ -75,6 +85,11 @@ class MailKind(StrEnum):
         """Whether the mail is about play still to come (a move owed, the seat-keeper taking a seat,
         a reminder, the host asked to decide): never sent once the game is over."""
         return self in PLAY_TO_COME
+
+    @property
+    def essential(self) -> bool:
+        """Whether the reader gets this mail even with mail turned off (see `ESSENTIAL`)."""
+        return self in ESSENTIAL
 
     @property
     def about_one_game(self) -> bool:
@@ -116,6 +131,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
     MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
+    MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
 }
@@ -148,6 +164,29 @@ PLAY_TO_COME = frozenset(
         MailKind.DEADLINE_EXTENDED,
     }
 )
+# What a reader must get even after unsubscribing: their game's start or end, their own seat's
+# link changed or given away, the host asked to decide or told that a seat's mail does not arrive, and
+# what they asked for.
+ESSENTIAL = frozenset(
+    {
+        MailKind.INVITATION,
+        MailKind.HOST,
+        MailKind.GAME_OVER,
+        MailKind.FORFEIT,
+        MailKind.GAME_CANCELLED,
+        MailKind.LINK_REISSUED,
+        MailKind.HOST_LINK_REISSUED,
+        MailKind.REPLACED,
+        MailKind.TAKEN_OVER,
+        MailKind.HOST_ASKED,
+        MailKind.CONFIRM_GAME,
+        MailKind.MY_GAMES,
+        MailKind.DIGEST,
+        MailKind.REPLY_OUTCOME,
+        MailKind.UNREACHABLE,
+        MailKind.COMPLAINT,
+    }
+)
 UNASKED = frozenset(
     {
         MailKind.INVITATION,
@@ -155,6 +194,7 @@ UNASKED = frozenset(
         MailKind.CONFIRM_GAME,
         MailKind.LINK_RESENT,
         MailKind.LINK_REISSUED,
+        MailKind.HOST_LINK_REISSUED,
         MailKind.MY_GAMES,
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,

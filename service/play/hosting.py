@@ -26,6 +26,7 @@ from service.eventlog.store import Table, append_events, append_move, load_table
 from service.mail.drafting import (
     draft_mail,
     drafted,
+    host_url,
     invitation_mails,
     mailed_seats,
     mails_after_move,
@@ -35,7 +36,7 @@ from service.mail.drafting import (
 )
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
-from service.play.names import name_refusal
+from service.play.names import BOT_NAME, label_refusal, look_alike_refusal, name_refusal
 from service.play.settle import decided, extend_deadline, finish_moves, forfeit, host_decision_mails, settle
 from service.play.time_control import TimeControl
 from service.reading import since_lines
@@ -44,6 +45,7 @@ from service.runtime import Runtime
 
 GAME_ID_ALPHABET = string.ascii_letters + string.digits
 GAME_ID_LENGTH = 12
+SEED_MAX = 2**63 - 1  # a game asked for keeps its seed in an SQL BIGINT until it is confirmed
 
 
 @dataclass(frozen=True)
@@ -51,9 +53,6 @@ class Player:
     name: str
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
-
-
-BOT_NAME = "Seat-keeper"
 
 
 def seat_keeper(name: str, number: int, of: int) -> Player:
@@ -74,16 +73,29 @@ class SetupRefused(ValueError):
 
 
 def check_setup(
-    game: str, players: list[Player], host: Player, options: dict[str, Any], control: TimeControl
+    game: str,
+    players: list[Player],
+    host: Player,
+    options: dict[str, Any],
+    control: TimeControl,
+    seed: int | None = None,
 ) -> None:
-    """SetupRefused unless the names, the seats, the options and the time control fit the game
-    (before the rules are asked to start it)."""
+    """SetupRefused unless the seed, the names, the seats, the options and the time control fit the
+    game (before the rules are asked to start it)."""
     rules = get_game(game)
     refusal = control.refusal()
     if refusal is not None:
         raise SetupRefused(game, refusal[0], **refusal[1])
+    if seed is not None and not 0 <= seed <= SEED_MAX:
+        raise SetupRefused(game, N_("A seed is a whole number from 0 to %(most)s."), most=SEED_MAX)
     for name in (host.name, *(player.name for player in players)):
         refusal = name_refusal(name)
+        if refusal is not None:
+            raise SetupRefused(game, refusal[0], **refusal[1])
+    for n, player in enumerate(players):  # the host is the host: only seats' names could mislead
+        refusal = (None if player.bot else label_refusal(player.name)) or look_alike_refusal(
+            player.name, (other.name for other in players[:n])
+        )
         if refusal is not None:
             raise SetupRefused(game, refusal[0], **refusal[1])
     if all(player.bot for player in players):
@@ -143,7 +155,7 @@ class GameSetup:
 
     def check(self) -> None:
         """SetupRefused unless the game can start as set up (the rules are asked too)."""
-        check_setup(self.game, list(self.players), self.host, self.options, self.control)
+        check_setup(self.game, list(self.players), self.host, self.options, self.control, self.seed)
         opening_events(self.game, self.seed or 0, len(self.players), self.options)
 
 
@@ -180,7 +192,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     """In `session` (the caller commits): a new game with its opening events, clocks and
     invitations; its id and the mails. SetupRefused when the setup does not fit."""
     players, host, options = list(setup.players), setup.host, setup.options
-    check_setup(setup.game, players, host, options, setup.control)
+    check_setup(setup.game, players, host, options, setup.control, setup.seed)
     seed = secrets.randbits(62) if setup.seed is None else setup.seed
     opening = opening_events(setup.game, seed, len(players), options)
     game_id = new_game_id()
@@ -239,6 +251,19 @@ def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
             session.add(record)
         kind = MailKind.LINK_REISSUED if revoke else MailKind.LINK_RESENT
         return None, drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+
+    rt.in_game(game_id, change)
+
+
+def revoke_host_link(rt: Runtime, game_id: str) -> None:
+    """Revoke every host link of the game so far (and the host's unsubscribe links with them) and
+    mail the host's address the new one: as `revoke_link` does for a seat."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        table.record.host_key_version += 1  # the table's game row: its host links are signed anew
+        session.add(table.record)
+        mail = draft_mail(rt, table, MailKind.HOST_LINK_REISSUED, None, {"link": host_url(rt, table)})
+        return None, drafted(mail)
 
     rt.in_game(game_id, change)
 
@@ -311,6 +336,12 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         record = _seat(table, seat)
+        names = [other.name for other in table.seats if other.seat != seat]
+        refusal = (
+            name_refusal(player.name) or label_refusal(player.name) or look_alike_refusal(player.name, names)
+        )
+        if refusal is not None:
+            raise IllegalAction(refusal[0], **refusal[1])
         leaving = record.keeper != SeatKeeper.BOT
         after = decided(
             rt, session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST

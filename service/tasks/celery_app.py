@@ -106,7 +106,10 @@ class CeleryDispatcher:
         if not self._app.extensions["pbem"].mail_configured:
             return
         for mail_id in mail_ids:
-            self._send(send_mail, mail_id)
+            try:
+                self._send(send_mail, mail_id)
+            except Exception:  # in-process: the caller's work is committed, the mail stays for the sweep
+                log.exception("mail %s could not be sent now; the sweep tries again", mail_id)
 
     @staticmethod
     def _send(task: Task, *args: object) -> None:

@@ -20,6 +20,7 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
+    StopValidation,
     ValidationError,
 )
 
@@ -28,7 +29,7 @@ from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
 from service.i18n import LANGUAGES, browser_language, say
 from service.play.confirmation import invite_code_valid
-from service.play.hosting import GameSetup, Player, SetupRefused, seat_keeper
+from service.play.hosting import SEED_MAX, GameSetup, Player, SetupRefused, seat_keeper
 from service.play.names import name_refusal
 from service.play.time_control import MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import HostDecision
@@ -61,6 +62,17 @@ def check_name(form: FlaskForm, field: StringField) -> None:
         raise ValidationError(say(refusal))
 
 
+def check_mailable(form: FlaskForm, field: StringField) -> None:
+    """An address beyond ASCII (`pelé@example.org`) only when the mail relay is known to take one
+    (SMTP_UTF8), or when no relay is set and mail is kept: otherwise its mail could never be sent."""
+    settings = runtime().settings
+    address = (field.data or "").strip()
+    if not address.isascii() and settings["SMTP_HOST"] and not settings["SMTP_UTF8"]:
+        raise ValidationError(
+            _("This service cannot send mail to an address with letters beyond A to Z. Give another address.")
+        )
+
+
 class PlayerForm(FlaskForm):
     """One seat: a name and an email (both empty = seat not used), or the seat-keeper bot."""
 
@@ -68,7 +80,7 @@ class PlayerForm(FlaskForm):
         csrf = False  # the enclosing form carries the token
 
     name = StringField(_l("Name"), validators=[Optional(), check_name])
-    email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254)])
+    email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254), check_mailable])
     bot = BooleanField(_l("Seat-keeper bot"))
 
 
@@ -77,16 +89,24 @@ def check_zone(form: FlaskForm, field: StringField) -> None:
         raise ValidationError(_l("Give a time zone like Europe/Paris or America/New_York."))
 
 
+def check_seed(form: FlaskForm, field: IntegerField) -> None:
+    """A seed the database can keep, refused before `NumberRange`, which turns a number into a float
+    (an OverflowError past 10^308)."""
+    if field.data is not None and not 0 <= field.data <= SEED_MAX:
+        raise StopValidation(_("A seed is a whole number from 0 to %(most)s.", most=SEED_MAX))
+
+
 class NewGameForm(FlaskForm):
     """Host, players and options of a new game (boolean options are added per game)."""
 
     host_name = StringField(_l("Your name"), validators=[InputRequired(_l("Give your name.")), check_name])
     host_email = StringField(
-        _l("Your email"), validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254)]
+        _l("Your email"),
+        validators=[InputRequired(_l("Give your email.")), Email(), Length(max=254), check_mailable],
     )
     players = FieldList(FormField(PlayerForm))
     seed = IntegerField(
-        _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), NumberRange(0)]
+        _l("Seed (optional, for a reproducible deal)"), validators=[Optional(), check_seed, NumberRange(0)]
     )
     move_days = SelectField(_l("Time per move"), choices=MOVE_DAY_CHOICES, default=str(NO_LIMIT))
     weekend_pause = BooleanField(_l("Clocks stop on Saturdays and Sundays"))
@@ -275,7 +295,9 @@ class ReplacePlayerForm(FlaskForm):
     """The host gives a seat to a new player: their name and email."""
 
     name = StringField(_l("New player's name"), validators=[InputRequired(), Length(min=1, max=100)])
-    email = StringField(_l("Their email"), validators=[InputRequired(), Email(), Length(max=254)])
+    email = StringField(
+        _l("Their email"), validators=[InputRequired(), Email(), Length(max=254), check_mailable]
+    )
 
     def player(self) -> Player:
         """The new player as entered."""

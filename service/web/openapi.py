@@ -124,12 +124,23 @@ class HistoryAnswer(BaseModel):
     replay: str | None
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def refuse_malformed(
     request: Any, response: Any, error: Exception | None, instance: Any, adapter: Any
 ) -> None:
-    """A request body that does not fit its model: 400 naming the first field that is wrong."""
+    """A request body that does not fit its model: 400 naming the first field that is wrong, or
+    saying that the body is not JSON at all."""
+    if request.method == "POST" and request.mimetype in FORM_TYPES:
+        # spectree reads a form body as no body at all and calls the view with `json=None`: every
+        # POST of this API takes a JSON object, so a form is refused here.
+        abort(400, _("Send a JSON object, with the header Content-Type: application/json."))
     if error is None:
         return
+    if request.get_data() and request.get_json(silent=True) is None:
+        # broken JSON reads as {} to spectree, whose complaint would be a missing field
+        abort(400, _("The body is not JSON this service reads (broken, or holding a NUL character)."))
     problems = adapter.validation_errors(error)
     where = ".".join(str(part) for part in problems[0].get("loc", ())) if problems else ""
     if where:

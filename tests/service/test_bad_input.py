@@ -215,3 +215,35 @@ def test_get_requests_change_nothing(app: Flask, client: FlaskClient, game: Game
     assert client.get(host_path).status_code == 200
     assert client.get(host_path + "/cancel").status_code == 405
     assert len(mails(app)) == outbox
+
+
+@pytest.mark.parametrize("route", ["", "/talk", "/ahead", "/settings"])
+@pytest.mark.parametrize("body", [{"data": {"action": "{}", "seq": "1"}}, {"data": {}}, {}])
+def test_a_json_route_refuses_a_form_or_no_body_naming_json(
+    client: FlaskClient, game: Game, unchanged: None, route: str, body: dict
+) -> None:
+    """A form-encoded (or empty) body reached the view as `json=None`: a 500."""
+    response = client.post("/api" + game.links[0] + route, **body)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": {"card": "\ud800"}, "seq": 1},
+        {"action": {"card": "AS", "\udfff": 1}, "seq": 1},
+        {"action": {"card": "A\x00S"}, "seq": 1},
+    ],
+)
+def test_json_holding_a_lone_surrogate_or_a_nul_is_refused_as_broken(
+    client: FlaskClient, game: Game, unchanged: None, body: dict
+) -> None:
+    """A refusal echoed the lone surrogate, which the answer's own model could not read: a 500."""
+    response = client.post("/api" + game.links[0], data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 400
+    assert "not JSON this service reads" in response.get_json()["error"]
+    talk = client.post(
+        "/api" + game.links[0] + "/talk", data='{"text": "hi \\ud800"}', content_type="application/json"
+    )
+    assert talk.status_code == 400

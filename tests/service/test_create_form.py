@@ -7,6 +7,7 @@ import html
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -19,8 +20,9 @@ from tests.service.test_translation import build_catalog
 ALERT = re.compile(r"<p class=\"notice warn\" role=\"alert\"[^>]*>(.*?)</p>", re.S)
 
 
-def create(client: FlaskClient, game: str, players: int, language: str = "en") -> TestResponse:
-    """POST the create form of `game` with `players` people in the first seats and nothing else set."""
+def create(client: FlaskClient, game: str, players: int, language: str = "en", **fields: str) -> TestResponse:
+    """POST the create form of `game` with `players` people in the first seats and nothing else set
+    but `fields`."""
     headers = {"Accept-Language": language}
     page = client.get(f"/new/{game}", headers=headers).get_data(as_text=True)
     data = {
@@ -30,7 +32,7 @@ def create(client: FlaskClient, game: str, players: int, language: str = "en") -
     }
     for seat in range(players):
         data[f"players-{seat}-name"], data[f"players-{seat}-email"] = f"P{seat}", f"p{seat}@example.org"
-    return client.post(f"/new/{game}", data=data, headers=headers)
+    return client.post(f"/new/{game}", data={**data, **fields}, headers=headers)
 
 
 def refusal(response: TestResponse) -> str:
@@ -82,4 +84,40 @@ def test_an_empty_form_says_what_is_missing_and_creates_nothing(app: Flask, clie
         "/new/red_black", data={"csrf_token": token, "host_name": "Ann", "host_email": "a@x.org"}
     )
     assert refusal(hosted) == "To create the game, fill in the players' emails."
+    assert not mails(app)
+
+
+@pytest.mark.parametrize("digits", [40, 4000])
+def test_a_seed_the_database_cannot_keep_is_refused_at_the_form(
+    app: Flask, client: FlaskClient, digits: int
+) -> None:
+    """40 digits overflowed the database's integer; 4,000 overflowed WTForms' float comparison."""
+    response = create(client, "red_black", 2, seed="9" * digits)
+    assert response.status_code == 422
+    assert "A seed is a whole number from 0 to 9223372036854775807." in response.get_data(as_text=True)
+    assert not mails(app)
+    largest = create(client, "red_black", 2, seed=str(2**63 - 1))
+    assert largest.status_code == 303 and mails(app, kind="confirm_game")
+
+
+@pytest.mark.parametrize(
+    ("name", "wording"),
+    [
+        ("Р0", "“Р0” reads too much like “P0”, who sits at the table: choose another name."),  # Cyrillic Р
+        ("p0", "“p0” reads too much like “P0”, who sits at the table: choose another name."),
+        ("Ann (you)", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Seat-keeper", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Host", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+        ("Bo (あなた)", "A name cannot read as a label of the page, like “(you)”, “host” or “Seat-keeper”."),
+    ],
+)
+def test_a_name_passing_for_another_seat_or_a_label_is_refused(
+    app: Flask, client: FlaskClient, name: str, wording: str
+) -> None:
+    assert (
+        refusal(
+            create(client, "red_black", 1, **{"players-1-name": name, "players-1-email": "x@example.org"})
+        )
+        == wording
+    )
     assert not mails(app)

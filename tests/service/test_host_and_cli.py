@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +13,10 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.play.hosting import Player, create_game
-from tests.helpers import event_count, mails, play_path, post_form, same_link
+from tests.helpers import event_count, forms, mails, play_path, post_form, same_link
 
 EMAILS = ["ann@example.org", "bo@example.org"]
+HOST_LINK = re.compile(r"http://localhost(/host/[\w.-]+)")
 
 
 def host_page(app: Flask, client: FlaskClient) -> tuple[str, str]:
@@ -42,6 +44,27 @@ def test_host_revokes_a_leaked_link(app: Flask, client: FlaskClient) -> None:
     assert post_form(client, page, "/seats/0/revoke").status_code == 303
     assert client.get(old).status_code == 403
     assert client.get(play_path(mails(app, to=EMAILS[0], kind="link_reissued")[0])).status_code == 200
+
+
+def test_host_replaces_their_own_leaked_link(app: Flask, client: FlaskClient) -> None:
+    game_id, page = host_page(app, client)
+    old_unsubscribe = mails(app, kind="host")[0].unsubscribe_url.removeprefix("http://localhost")
+    assert client.post(page + "/revoke").status_code == 400  # no CSRF token: nothing changes
+    held = {f.action: f.fields for f in forms(client.get(page).get_data(as_text=True))}
+    replaced = client.post(page + "/revoke", data=held[page + "/revoke"])
+    assert replaced.status_code == 303 and replaced.headers["Location"] == "/check-your-mail"
+    told = client.get("/check-your-mail").get_data(as_text=True)
+    assert "mailed to host@example.org" in told
+    refused = client.get(page)
+    assert refused.status_code == 403 and "This host link was replaced" in refused.get_data(as_text=True)
+    cancel = client.post(page + "/cancel", data={**held[page + "/cancel"], "confirmed": "yes"})
+    assert cancel.status_code == 403  # the old link's forms, loaded before, do nothing either
+    (mail,) = mails(app, kind="host_link_reissued")
+    assert mail.to_email == "host@example.org" and "Your new host link" in mail.text_body
+    new = HOST_LINK.search(mail.text_body)
+    assert new and new.group(1) != page and client.get(new.group(1)).status_code == 200
+    assert client.get(old_unsubscribe).status_code == 403  # the old link's unsubscribe goes with it
+    assert app.extensions["pbem"].read_table(game_id).active
 
 
 def test_host_cancels_only_when_confirmed(app: Flask, client: FlaskClient) -> None:
@@ -159,3 +182,44 @@ def test_cli_creates_a_timed_game_with_a_seat_keeper(tmp_path: Path) -> None:
         [*service, "new", "dualis", *friends[:4], "--days", "1"], env=env, capture_output=True, text=True
     )
     assert two.returncode == 2 and two.stdout.strip() == "error: Duālis is played by 3 or 4 players."
+
+
+def test_cli_creates_a_table_its_host_does_not_play(tmp_path: Path) -> None:
+    """The host's address was taken for their name, which no name may be: every such table failed."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "SECRET_KEY": "cli",
+        "RUN_MIGRATIONS": "1",
+    }
+    env.pop("REDIS_URL", None)
+    env.pop("SMTP_HOST", None)
+    service = [sys.executable, "-m", "service", "new", "red_black", "--email", EMAILS[0], "--email"]
+    derived = subprocess.run(
+        [*service, "jo.lee+cards@example.org", "--host-email", "club.operator@example.org"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert derived.returncode == 0, derived.stdout + derived.stderr
+    named = subprocess.run(
+        [*service, EMAILS[1], "--host-email", "op@example.org", "--host-name", "Card Club"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert named.returncode == 0, named.stdout + named.stderr
+    app = create_app({"DATABASE_URL": env["DATABASE_URL"], "SECRET_KEY": "cli"})
+    rt = app.extensions["pbem"]
+    first, second = (rt.read_table(run.stdout.strip().splitlines()[-1]) for run in (derived, named))
+    assert (first.record.host_name, first.record.host_email) == ("club operator", "club.operator@example.org")
+    assert [seat.name for seat in first.seats] == ["ann", "jo lee cards"]
+    assert (second.record.host_name, second.record.host_email) == ("Card Club", "op@example.org")
+    rt.engine.dispose()
+    refused = subprocess.run(
+        [*service, EMAILS[1], "--host-email", "op@example.org", "--host-name", "www.cards.example"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2 and refused.stdout.strip() == "error: A name cannot hold a web address."

@@ -6,16 +6,19 @@ import random
 from pathlib import Path
 
 from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from service import create_app
 from service.eventlog.models import MailStatus
-from service.mail.delivery import deliver
+from service.mail.delivery import deliver, due_mail_ids
 from service.play.hosting import Player, create_game
 from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from tests.conftest import app_config
-from tests.helpers import SteppingClock, mails
+from tests.helpers import SteppingClock, confirmed, mails
 from tests.service.replay_games import finish_by_service
+from tests.service.test_create_form import create
 from tests.smtp_sink import SmtpSink, subject
 
 EMAILS = ["ann@example.org", "bo@example.org"]
@@ -128,3 +131,47 @@ def test_a_host_who_plays_is_invited_as_the_host_and_told_the_end_once(app: Flas
     assert "Ann invites you to a game of Red and Black Duel by mail with Ann, Bo." in guests
     finish_by_service(rt, game_id, random.Random(2))
     assert [m.to_email for m in mails(app, kind="game_over")] == EMAILS
+
+
+def pele_game(client: FlaskClient) -> TestResponse:
+    """The create form sent with Pelé, whose address has a letter beyond ASCII before the @."""
+    return create(client, "red_black", 1, **{"players-1-name": "Pelé", "players-1-email": "pelé@example.org"})
+
+
+def test_an_address_beyond_ascii_gets_its_mail_by_smtputf8(tmp_path: Path, smtp_sink: SmtpSink) -> None:
+    """The To header could not be written: POST /confirm answered 500 after the game was committed,
+    and the invitation was retried forever."""
+    app = create_app(
+        app_config(tmp_path, None, SMTP_HOST="127.0.0.1", SMTP_PORT=smtp_sink.port, SMTP_UTF8="1")
+    )
+    client = app.test_client()
+    assert confirmed(client, pele_game(client)).status_code == 303
+    (invitation,) = [m for m in smtp_sink.collector.messages if "pel" in str(m["To"])]
+    assert "pelé@example.org" in invitation.as_bytes().decode()
+    assert {m.status for m in mails(app, to="pelé@example.org")} == {MailStatus.SENT}
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_without_smtputf8_the_form_refuses_such_an_address_and_a_mail_to_one_fails_for_good(
+    tmp_path: Path,
+) -> None:
+    sink = SmtpSink(utf8=False)
+    sink.start()
+    app = create_app(app_config(tmp_path, None, SMTP_HOST="127.0.0.1", SMTP_PORT=sink.port))
+    client = app.test_client()
+    refused = pele_game(client)
+    assert refused.status_code == 422
+    assert "cannot send mail to an address with letters beyond A to Z" in refused.get_data(as_text=True)
+    with app.app_context():  # the command line takes any address: the mail fails, once, saying why
+        rt = app.extensions["pbem"]
+        create_game(
+            rt,
+            "red_black",
+            [Player("Ann", EMAILS[0]), Player("Pelé", "pelé@example.org")],
+            Player("H", EMAILS[0]),
+        )
+        (failed,) = mails(app, to="pelé@example.org")
+        assert failed.status == MailStatus.FAILED and "SMTPUTF8" in (failed.last_error or "")
+        assert failed.id not in due_mail_ids(rt) and sink.collector.to(EMAILS[0])
+    sink.stop()
+    app.extensions["pbem"].engine.dispose()

@@ -2,7 +2,7 @@
 unreachable (since when, and why) from them
 
 Revision ID: 0018
-Revises: 0016
+Revises: 0017
 """
 
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = "0018"
-down_revision: str | None = "0016"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
