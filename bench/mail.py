@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import ipaddress
+import logging
 import multiprocessing
 import multiprocessing.synchronize
 import os
@@ -23,7 +24,6 @@ import statistics
 import sys
 import tempfile
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -158,7 +158,7 @@ def accept_anyone(*_: object) -> AuthResult:
 
 def serve_relay(port: int, tls: tuple[Path, Path] | None, ready: multiprocessing.synchronize.Event) -> None:
     """The relay's process: aiosmtpd, plain or with STARTTLS and AUTH required, until killed."""
-    warnings.simplefilter("ignore")  # aiosmtpd warns of its own deprecated Session.login_data at each AUTH
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd logs its own deprecation at each AUTH
     options: dict[str, object] = {}
     if tls:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
