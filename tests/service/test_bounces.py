@@ -16,12 +16,15 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from service import create_app
-from service.eventlog.models import BounceRecord, InboundMail, MailStatus, OutboxMail, SeatRecord
+from service.eventlog.models import BounceRecord, InboundMail, MailStatus, OutboxMail, SeatKeeper, SeatRecord
 from service.mail.bounces import bounce_tokens
+from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
 from tests.conftest import app_config
 from tests.helpers import PLAY_LINK, SteppingClock, mails
 from tests.service.bounce_formats import PERMANENT, TEMPORARY, complaint
+from tests.service.turns import beat, people, play, stepping
+from tests.service.turns import new_game as timed_game
 from tests.smtp_sink import SmtpSink, reply_listening
 
 ANN, BO, HOST = "ann@example.org", "bo@example.org", "host@example.org"
@@ -345,3 +348,21 @@ def test_a_complaint_about_an_address_that_left_the_table_changes_nothing(
     assert (
         mails(relay_app, to=HOST, kind="complaint") == [] and inbound_statuses(relay_app) == ["dropped"] * 2
     )
+
+
+def test_an_unreachable_seat_out_of_time_is_for_the_host_to_decide(app: Flask) -> None:
+    """The table's rule is the seat-keeper, but a player whose mail never arrived is not replaced
+    by it: the host is asked first."""
+    rt, clock = stepping(app)
+    game_id = timed_game(rt, "red_black", people("Ann", "Bo"))
+    (invitation,) = mails(app, to=BO, kind="invitation")
+    assert invitation.id is not None
+    assert (
+        record_failure(rt, invitation.id, Failure.permanent("5.1.1", "550 5.1.1 User unknown")) == "recorded"
+    )
+    play(rt, game_id, 0)
+    assert beat(rt, clock, hours=24, minutes=1).timeouts == 1
+    assert rt.read_table(game_id).seats[1].keeper == SeatKeeper.PLAYER
+    (asked,) = mails(app, kind="host_asked")
+    assert asked.seat is None and "Bo ran out of time" in asked.text_body
+    assert mails(app, to=BO, kind="seat_keeper") == []
