@@ -164,6 +164,7 @@ class MailStatus(StrEnum):
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
     CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
     REFUSED = "refused"  # the relay refused its address for good (5xx to RCPT TO): never sent
+    HELD = "held"  # drafted before its seat's address was found unreachable: never sent
     FAILED = (
         "failed"  # can never be sent (say, a UTF-8 address and a relay without SMTPUTF8): why in last_error
     )

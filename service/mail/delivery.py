@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MailStatus, OutboxMail
+from service.eventlog.models import MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
@@ -209,6 +209,8 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
     if claimed is None:
         return None
     mail, token = claimed
+    if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
+        return None
     try:
         to_field(mail)
     except ValueError as error:  # an address no header can hold: no attempt ever will
@@ -239,6 +241,26 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
                 raise
             log.warning("mail %s was sent but not yet marked so: %s", mail_id, error)
     retry_on_disconnect(lambda: _mark_sent_now(rt, mail_id, token))
+    return True
+
+
+def _held(rt: Runtime, mail: OutboxMail) -> bool:
+    """Whether the row goes to a seat's address found unreachable since it was drafted: then it is
+    stored as held (never sent) in the same step, and its lease released."""
+    if mail.game_id is None or mail.seat is None:
+        return False
+    with Session(rt.engine) as session:
+        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
+        if seat is None or seat.unreachable_at is None:
+            return False
+        if seat.email.strip().lower() != mail.to_email.strip().lower():
+            return False
+        row = session.get(OutboxMail, mail.id)
+        assert row is not None
+        row.status, row.claimed_until, row.claim_token = MailStatus.HELD, None, None
+        row.last_error = f"held: the address is unreachable ({seat.unreachable_reason})"[:500]
+        session.add(row)
+        session.commit()
     return True
 
 

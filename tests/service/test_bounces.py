@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from service import create_app
 from service.eventlog.models import BounceRecord, InboundMail, MailStatus, OutboxMail, SeatKeeper, SeatRecord
 from service.mail.bounces import bounce_tokens
+from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
 from tests.conftest import app_config
@@ -366,3 +367,22 @@ def test_an_unreachable_seat_out_of_time_is_for_the_host_to_decide(app: Flask) -
     (asked,) = mails(app, kind="host_asked")
     assert asked.seat is None and "Bo ran out of time" in asked.text_body
     assert mails(app, to=BO, kind="seat_keeper") == []
+
+
+def test_a_mail_drafted_before_the_bounce_is_held_not_sent(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    started(relay_app)
+    turn = turn_mail_to(relay_app, BO)
+    smtp_sink.stop()  # the relay is away: the next mails wait in the outbox
+    move_everyone(relay_app)
+    waiting = [m for m in mails(relay_app, to=BO) if m.status == MailStatus.PENDING]
+    assert waiting
+    smtp_sink.start()
+    path = return_path_of(smtp_sink, turn)
+    deliver_report(listening, path, PERMANENT["ses"](path, BO, original_headers(turn), True))
+    received = len(smtp_sink.collector.received)
+    for mail in waiting:
+        assert mail.id is not None and deliver(relay_app.extensions["pbem"], mail.id) is None
+    assert {m.status for m in mails(relay_app, to=BO) if m.id in {w.id for w in waiting}} == {MailStatus.HELD}
+    assert len(smtp_sink.collector.received) == received
