@@ -229,18 +229,18 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     return game_id, mails
 
 
-def resend_link(rt: Runtime, game_id: str, seat: int) -> None:
-    """Mail a seat its current link again."""
-    _mail_link(rt, game_id, seat, revoke=False)
+def resend_link(rt: Runtime, game_id: str, seat: int) -> bool:
+    """Mail a seat its current link again; False when the seat turned such mail off (nothing sent)."""
+    return _mail_link(rt, game_id, seat, revoke=False)
 
 
-def revoke_link(rt: Runtime, game_id: str, seat: int) -> None:
-    """Revoke every link of a seat so far and mail the seat a new one."""
-    _mail_link(rt, game_id, seat, revoke=True)
+def revoke_link(rt: Runtime, game_id: str, seat: int) -> bool:
+    """Revoke every link of a seat so far and mail the seat a new one (always mailed)."""
+    return _mail_link(rt, game_id, seat, revoke=True)
 
 
-def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> bool:
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
         if not 0 <= seat < len(table.seats):
             raise LookupError(f"game {game_id} has no seat {seat}")
         record = table.seats[seat]
@@ -250,9 +250,10 @@ def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
             record.key_version += 1  # the table's seat row itself: its links are signed anew
             session.add(record)
         kind = MailKind.LINK_REISSUED if revoke else MailKind.LINK_RESENT
-        return None, drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+        mails = drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+        return bool(mails), mails
 
-    rt.in_game(game_id, change)
+    return rt.in_game(game_id, change)
 
 
 def revoke_host_link(rt: Runtime, game_id: str) -> None:

@@ -185,11 +185,10 @@ def _answer(
         return _refuse(rt, link, message_id, (replaced, {}), with_choices=False)
     if _expired(rt, link):
         expired = N_(
-            "This reply address is more than %(days)s days old, so the reply was not read. "
+            "This reply address is too old to be read, so the reply was not read. "
             "Reply to the latest mail about the game, or use your link."
         )
-        days = rt.settings["REPLY_ADDRESS_MAX_AGE_DAYS"]
-        return _refuse(rt, link, message_id, (expired, {"days": days}), with_choices=False)
+        return _refuse(rt, link, message_id, (expired, {}), with_choices=False)
     if mail.sender != seat.email.strip().lower() and not table.record.replies_from_any:
         # The stranger's address is not repeated: whoever sent it chose what it says.
         stranger = N_(

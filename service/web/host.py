@@ -113,8 +113,10 @@ def _game_mailed() -> str:
 @blueprint.post("/host/<token>/seats/<int:seat>/resend")
 @mail_request_limits(_seat_of_link)
 def resend(token: str, seat: int) -> Response:
-    resend_link(runtime(), _game_with_seat(token, seat), seat)
-    flash(_("The link was sent again."))
+    if resend_link(runtime(), _game_with_seat(token, seat), seat):
+        flash(_("The link was sent again."))
+    else:
+        flash(_("This player turned mail off, so the link was not sent. Give it to them another way."))
     return redirect(url_for("host.page", token=token), 303)
 
 
