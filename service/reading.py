@@ -16,6 +16,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from rules.base import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
@@ -55,10 +56,17 @@ class SeatReading:
     name: str
     email: str
     keeper: SeatKeeper
+    level: str = KEEPER  # the level of the bot that plays it, while a bot does
     # Mail to the seat does not arrive (service/mail/unreachable.py): since when, and the server's
     # words, which only the host's page and the seat's own show (they may name the address).
     unreachable_since: datetime | None = None
     unreachable_reason: str = ""
+
+    @property
+    def bot_words(self) -> str | None:
+        """The level of the bot playing the seat in words (a msgid, for gettext), None for the
+        seat-keeper itself, whose seats the pages have always named so."""
+        return None if self.level == KEEPER else BOT_LEVELS[self.level]
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,7 @@ def table_reading(table: Table) -> TableReading:
                 seat.name,
                 seat.email,
                 SeatKeeper(seat.keeper),
+                seat.bot_level or KEEPER,
                 as_utc(seat.unreachable_at) if seat.unreachable_at else None,
                 seat.unreachable_reason,
             )
