@@ -11,6 +11,7 @@ is not the game's (links, forms, settings, clocks) to what these functions retur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
@@ -20,7 +21,7 @@ from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
-from service.localtime import browser_may_localise, zone_name
+from service.localtime import as_utc, browser_may_localise, zone_name
 from service.move_words import move_in_words, move_label
 from service.replay.fairness import game_commitment
 from service.replay.pace import pace_json, table_pace
@@ -57,6 +58,10 @@ class SeatReading:
     email: str
     keeper: SeatKeeper
     level: str = KEEPER  # the level of the bot that plays it, while a bot does
+    # Mail to the seat does not arrive (service/mail/unreachable.py): since when, and the server's
+    # words, which only the host's page and the seat's own show (they may name the address).
+    unreachable_since: datetime | None = None
+    unreachable_reason: str = ""
 
     @property
     def bot_words(self) -> str | None:
@@ -112,7 +117,15 @@ def table_reading(table: Table) -> TableReading:
         host_notify=record.host_notify,
         public_replay=record.public_replay,
         seats=tuple(
-            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper), seat.bot_level or KEEPER)
+            SeatReading(
+                seat.seat,
+                seat.name,
+                seat.email,
+                SeatKeeper(seat.keeper),
+                seat.bot_level or KEEPER,
+                as_utc(seat.unreachable_at) if seat.unreachable_at else None,
+                seat.unreachable_reason,
+            )
             for seat in table.seats
         ),
         version=table.version,

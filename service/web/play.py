@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from rules import IllegalAction
 from service.catalog import entry
 from service.i18n import say
+from service.play.addresses import correct_address
 from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
@@ -26,7 +27,7 @@ from service.play.vacations import VacationRefused, cancel_vacation, declare_vac
 from service.reading import game_context, seat_page_context, seat_summary
 from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
-from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
+from service.web.forms import DAMAGED, AddressForm, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.web.limits import mail_request_limits, players_game
 from service.zones import zone_choices
@@ -213,6 +214,23 @@ def save_settings(token: str) -> Response | tuple[str, int]:
         return render_seat_page(access, status=422, settings_error=str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)
     flash(_("Your mail settings were saved."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/address")
+def address(token: str) -> Response:
+    """The player gives a working address (mail to theirs did not arrive): a new link goes there,
+    and the old ones stop working."""
+    rt = runtime()
+    access = player_access(rt, token)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    try:
+        correct_address(rt, access.table.game_id, access.seat, form.address())
+    except IllegalAction as refusal:
+        abort(409, say((refusal.msgid, refusal.params)))
+    flash(_("Your address was changed; your new link was mailed to it. This link no longer works."))
     return redirect(url_for("play.page", token=token), 303)
 
 
