@@ -2,7 +2,7 @@
 each turn mail and each daily digest (text, HTML, the `choose=` links and the `mailto:` bodies)
 names no card of another seat's hand that the reader's own view does not show; and a choose link
 preselects the move on the page without making it (a GET changes nothing), the POST it leads to
-makes it."""
+makes it; Dupli's confirmation page names the chosen pair or aim in the mails' words."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import html
 import random
 import re
 from datetime import date
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import pytest
 from flask import Flask
@@ -18,9 +18,13 @@ from flask.testing import FlaskClient
 
 from service.eventlog.store import Table
 from service.mail.digest import DueDigest, digest_mail
+from service.mail.drafting import player_url
 from service.mail.kinds import TABLE_MAILS
+from service.mail.table import chosen_action
+from service.move_words import move_label
 from service.play.moves import submit_move
 from service.play.reply_moves import strings_in
+from service.reading import move_group_name
 from tests.helpers import mails, without_links
 from tests.service.replay_games import add_moves, new_game
 from tests.service.test_replay_leaks import CODES
@@ -123,3 +127,28 @@ def test_a_choose_link_preselects_the_move_and_only_the_post_makes_it(sqlite_app
     assert rt.read_table(game_id).version > before, "the one tap on the page made the move"
     stale = client.get(link.removeprefix(rt.settings["BASE_URL"]))
     assert b"cannot be made now" in stale.data
+
+
+def test_dupli_s_confirmation_names_the_chosen_pair_or_aim_in_words(sqlite_app: Flask) -> None:
+    rt = sqlite_app.extensions["pbem"]
+    client: FlaskClient = sqlite_app.test_client()
+    rng = random.Random(6)
+    game_id = new_game(rt, "dupli", 3, {}, seed=6)
+    named: set[str] = set()
+    for _ in range(80):
+        table = rt.read_table(game_id)
+        if not table.active or named >= {"set", "target"}:
+            break
+        for seat in sorted(table.rules.to_act(table.state)):
+            for action in table.rules.legal_actions(table.state, seat)[:2]:
+                kind = next(iter(action))
+                if kind not in ("set", "target"):
+                    continue
+                link = f"{player_url(rt, table, seat)}?choose={quote(chosen_action(action), safe='')}"
+                page = client.get(link.removeprefix(rt.settings["BASE_URL"])).get_data(as_text=True)
+                label = html.escape(move_label(table, seat, action))
+                words = f"{html.escape(move_group_name(action))}: <strong>{label}</strong>"
+                assert words in page, (action, page[page.find("confirm-what") :][:600])
+                named.add(kind)
+        add_moves(rt, game_id, rng, 1)
+    assert named == {"set", "target"}
