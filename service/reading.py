@@ -286,7 +286,7 @@ def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
         return None
     names = [group.name for group in plays]
     # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
-    example = plays[0].moves[0].reply if plays[0].moves else f"{names[0]}:"
+    example = f"{names[0]}: {plays[0].moves[0].label}" if plays[0].moves else f"{names[0]}:"
     return AheadByReply(names, example, plays)
 
 
