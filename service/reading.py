@@ -235,28 +235,6 @@ def talk_since(rt: Runtime, table: Table, seat: int) -> list[str]:
 
 
 @dataclass(frozen=True)
-class AheadByReply:
-    """How a seat's mail says to choose its coming play ahead by reply: the situations it may choose
-    for now, by name, and one line written as a reply would write it."""
-
-    situations: list[str]
-    example: str
-
-
-def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
-    """What the seat's mail says of choosing ahead by reply (None while it has nothing to choose)."""
-    rules, state = table.rules, table.state
-    situations = rules.ahead_situations(state, seat)
-    if not situations:
-        return None
-    names = [say(rules.situation_name(situation)) for situation in situations]
-    choices = rules.ahead_choices(state, seat, situations[0])
-    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
-    example = f"{names[0]}: {say(choices[0][1])}" if choices else f"{names[0]}:"
-    return AheadByReply(names, example)
-
-
-@dataclass(frozen=True)
 class MoveChoice:
     """A legal move of a seat as its mail offers it: the move in the reader's words ("Moon 3 Blue
     coin"), the line a reply writes for it (what the reply reader reads back as exactly this move,
@@ -301,6 +279,49 @@ def seat_moves(table: Table, seat: int) -> list[MoveGroup]:
         choice = MoveChoice(move_label(table, seat, action), move_in_words(table, seat, action), action)
         groups.setdefault(move_group_name(action), []).append(choice)
     return [MoveGroup(name, moves) for name, moves in groups.items()]
+
+
+@dataclass(frozen=True)
+class AheadByReply:
+    """How a seat's mail says to choose its coming play ahead by reply: the situations it may choose
+    for now, by name, one line written as a reply would write it, and every play it may choose, one
+    group per situation (`ahead_plays`)."""
+
+    situations: list[str]
+    example: str
+    plays: list[MoveGroup]
+
+
+def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
+    """What the seat's mail says of choosing ahead by reply (None while it has nothing to choose)."""
+    plays = ahead_plays(table, seat)
+    if not plays:
+        return None
+    names = [group.name for group in plays]
+    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
+    example = f"{names[0]}: {plays[0].moves[0].label}" if plays[0].moves else f"{names[0]}:"
+    return AheadByReply(names, example, plays)
+
+
+def ahead_plays(table: Table, seat: int) -> list[MoveGroup]:
+    """The plays the seat may choose ahead now, one group per situation under its name, each play in
+    the reader's words with the line a reply writes for it ("<situation>: <play>", which the reply
+    reader reads back as exactly that play) and, as its action, the play as the queue stores it
+    ({"situation": ..., "action": ...})."""
+    rules, state = table.rules, table.state
+    groups = []
+    for situation in rules.ahead_situations(state, seat):
+        name = say(rules.situation_name(situation))
+        plays = [
+            MoveChoice(
+                say(label),
+                f"{name}: {move_in_words(table, seat, action)}",
+                {"situation": situation, "action": action},
+            )
+            for action, label in rules.ahead_choices(state, seat, situation)
+        ]
+        groups.append(MoveGroup(name, plays))
+    return groups
 
 
 def seat_table(table: Table, seat: int) -> dict[str, Any]:

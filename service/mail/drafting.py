@@ -46,7 +46,7 @@ from service.links import (
 )
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
-from service.mail.table import mail_table
+from service.mail.table import ahead_links, mail_table
 from service.reading import mail_context, reader_language
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
@@ -208,6 +208,8 @@ def _drafted_in_language(
     if seat is not None and kind.carries_table and table.active:
         link = values.get("link") or player_url(rt, table, seat)
         values["seat_table"] = mail_table(rt, table, seat, link, reply_to, values["title"])
+    if seat is not None and values.get("ahead_by_reply") and table.active:
+        values["ahead_links"] = ahead_links(values["ahead_by_reply"].plays, reply_to, values["title"])
     return outbox_row(
         rt,
         kind,
