@@ -266,9 +266,9 @@ def confirm_url(rt: Runtime, request: GameRequest) -> str:
 
 
 def confirmation_mail(rt: Runtime, request: GameRequest) -> OutboxMail:
-    """The one mail of a game asked for on the web before its host confirms: to the host's address,
-    the link to confirm it. It names no player: those names are the asker's, and the address
-    may not be."""
+    """The one mail of a game asked for on the web before its host confirms: to the host (the name
+    they gave, at their address), the link to confirm it. It names no player: those names are the
+    asker's, and the address may not be."""
     with force_locale(request.language or DEFAULT_LANGUAGE):
         return _confirmation_in_language(rt, request)
 
@@ -283,7 +283,7 @@ def _confirmation_in_language(rt: Runtime, request: GameRequest) -> OutboxMail:
         {**values, "link": confirm_url(rt, request)},
         game_id=None,
         seat=None,
-        to_name="",
+        to_name=request.host_name,  # the name the asker gave for themselves
         to_email=request.host_email,
         subject=kind.headline(values),
         message_id=message_id,
