@@ -149,7 +149,8 @@ class NewGameForm(FlaskForm):
     def host_row(self) -> int | None:
         """The row a host who plays takes: the first with no name, email or seat-keeper (None: none)."""
         for index, row in enumerate(self.players):
-            if not ((row.form.name.data or "").strip() or (row.form.email.data or "").strip() or row.form.bot.data):
+            typed = (row.form.name.data or "").strip() or (row.form.email.data or "").strip()
+            if not (typed or row.form.bot.data):
                 return index
         return None
 
