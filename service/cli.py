@@ -9,13 +9,14 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import Flask
 
 from rules import GAMES
 from service import create_app
+from service.config import deployed
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.health import check_health
@@ -134,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "migrate":
         migrate(create_app().config["PBEM"]["DATABASE_URL"])
         return 0
-    app = create_app()
+    app = create_app(serve_settings(args, os.environ) if args.command == "serve" else None)
     with app.app_context():
         if args.command == "new":
             return new_game(app, args)
@@ -246,6 +247,17 @@ def print_links(app: Flask, game_id: str) -> int:
         else:
             print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
     return 0
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
+    """`pbem serve --port P` in embedded mode: mail links point at that port (BASE_URL's default names
+    port 5000, so links from a server on another port led nowhere). A BASE_URL set in the environment,
+    or a deployment (PostgreSQL, Redis), keeps its own."""
+    stores = {name: environ.get(name) for name in ("DATABASE_URL", "REDIS_URL")}
+    if environ.get("BASE_URL") or deployed(stores):
+        return {}
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host  # a link needs a reachable host
+    return {"BASE_URL": f"http://{host}:{args.port}"}
 
 
 def serve(app: Flask, host: str, port: int, threads: int) -> int:
