@@ -118,7 +118,8 @@ def test_the_pages_follow_the_browsers_dark_theme(
         page.emulate_media(color_scheme=theme)
         page.goto(f"{base}/new/dualis")
         colours = page.evaluate(
-            "['body', 'header', 'input'].map(s => getComputedStyle(document.querySelector(s)).backgroundColor)"
+            "['body', 'header', '#host_name'].map(s => getComputedStyle(document.querySelector(s))"
+            ".backgroundColor)"
         )
         levels[theme] = [sum(int(n) for n in re.findall(r"\d+", colour)[:3]) / 3 for colour in colours]
     light, dark = levels["light"], levels["dark"]
