@@ -265,7 +265,13 @@ def replay_step_context(
         "step": page,
         "talk": talk,
         # What the game's own table partial reads, as on the player page.
-        "page": {"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
+        "page": {
+            "game": table.record.game,
+            "players": table.names,
+            "view": page.view,
+            "result": page.result,
+            "to_act": page.to_act,
+        },
         "viewer": None if viewer.face_up else viewer.seat,
     }
 
