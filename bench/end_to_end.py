@@ -39,6 +39,8 @@ def main() -> None:
         "SECRET_KEY": "bench",
         "MOVE_WAIT_SECONDS": 30,
         "RUN_MIGRATIONS": 0,
+        "LOCAL_OUTBOX": 1,  # mail kept, not sent: a bench has no SMTP server
+        "ALLOW_HTTP_BASE_URL": 1,
     }
     workdir = Path(tempfile.mkdtemp())
     with worker_process(settings, workdir / "worker.log"):

@@ -433,6 +433,8 @@ def scale_part(games_wanted: int) -> None:
         "SMTP_HOST": None,
         "SECRET_KEY": "bench",
         "RUN_MIGRATIONS": False,
+        "LOCAL_OUTBOX": 1,  # mail kept, not sent: a bench has no SMTP server
+        "ALLOW_HTTP_BASE_URL": 1,
     }
     app = create_app(settings)
     with app.app_context():
@@ -479,6 +481,8 @@ def main() -> None:
             "SECRET_KEY": "bench",
             "MOVE_WAIT_SECONDS": 10,
             "RUN_MIGRATIONS": 0,
+            "LOCAL_OUTBOX": 1,  # mail kept, not sent: a bench has no SMTP server
+            "ALLOW_HTTP_BASE_URL": 1,
         }
         redis.Redis.from_url(REDIS).flushdb()
         workdir = Path(tempfile.mkdtemp(prefix="pbem-load-"))

@@ -15,6 +15,7 @@ from service.db import make_engine, migrate
 from service.links import LinkSigner
 from service.localtime import format_time, last_day, local_day, time_tag
 from service.mail.cap import cap_daily_mail
+from service.redact import redact_logs
 from service.runtime import Runtime, close_reads
 
 csrf = CSRFProtect()
@@ -51,6 +52,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.web.limits import init_limits
     from service.web.security import init_security
 
+    redact_logs()  # before anything logs a path: no token in werkzeug's, gunicorn's or our logs
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
     init_inputs(app)  # before the routes: their integers are SQL integers
     settings = load_settings(app.instance_path, config)

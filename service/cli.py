@@ -264,6 +264,8 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
     """Serve with gunicorn (one process, threads; tasks in-process unless REDIS_URL is set)."""
     from gunicorn.app.base import BaseApplication
 
+    from service.gunicorn_conf import RedactingLogger
+
     rt = app.extensions["pbem"]
     if not rt.settings["REDIS_URL"]:  # no Celery beat: the periodic work runs in threads here
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
@@ -276,11 +278,13 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
             self.cfg.set("workers", 1)
             self.cfg.set("threads", threads)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("logger_class", RedactingLogger)  # no token in the access log
 
         def load(self) -> Flask:
             return app
 
-    print(f"Serving on http://{host}:{port}/  (outbox: http://{host}:{port}/outbox)")
+    outbox = f"  (outbox: http://{host}:{port}/outbox)" if rt.settings["LOCAL_OUTBOX"] else ""
+    print(f"Serving on http://{host}:{port}/{outbox}")
     Server().run()
     return 0
 

@@ -50,8 +50,15 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "RATE_LIMITS": (True, lambda v: v.lower() in ("1", "true", "yes")),
     "LIMIT_PER_CLIENT": ("10 per minute; 60 per day", str),  # requests that mail someone, per client
     "LIMIT_PER_ADDRESS": ("5 per hour; 20 per day", str),  # ... per address (or seat) they mail
+    # players invited per host mailbox (a host's address, whatever its case or "+tag")
+    "LIMIT_INVITATIONS_PER_HOST": ("12 per hour; 30 per day", str),
     "LIMIT_UNSUBSCRIBE": ("30 per minute; 300 per day", str),  # unsubscribe requests per client
     "PROXY_COUNT": (0, int),  # reverse proxies in front whose X-Forwarded-For/-Proto to trust
+    # Mail kept and listed at /outbox instead of sent: the embedded default; a deployment only when
+    # asked (development), never because SMTP_HOST was forgotten (the page shows every player's link).
+    "LOCAL_OUTBOX": (None, lambda v: v.lower() in ("1", "true", "yes")),
+    # A deployment's links are https (unsubscribe links, HSTS); http only when asked (a LAN).
+    "ALLOW_HTTP_BASE_URL": (False, lambda v: v.lower() in ("1", "true", "yes")),
 }
 
 
@@ -69,6 +76,9 @@ def load_settings(instance_path: str, overrides: dict[str, Any] | None) -> dict[
             "SECRET_KEY must be set when DATABASE_URL (PostgreSQL) or REDIS_URL is: every process of a "
             "deployment signs and checks links with the same key."
         )
+    if deployed(values):
+        _check_deployment(values)
+    values["LOCAL_OUTBOX"] = local_outbox(values)
     if not values["DATABASE_URL"]:
         Path(instance_path).mkdir(parents=True, exist_ok=True)
         values["DATABASE_URL"] = f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"
@@ -84,6 +94,33 @@ def deployed(settings: dict[str, Any]) -> bool:
     embedded default (SQLite, tasks in-process)."""
     database = settings["DATABASE_URL"] or ""
     return bool(settings["REDIS_URL"]) or bool(database and not database.startswith("sqlite"))
+
+
+def _check_deployment(settings: dict[str, Any]) -> None:
+    """ValueError, saying what to set, for a deployment that would expose its links: one with no way
+    to send mail but the outbox page, or one whose links in mail are plain http."""
+    if not settings["SMTP_HOST"] and not settings["LOCAL_OUTBOX"]:
+        raise ValueError(
+            "SMTP_HOST must be set in a deployment (DATABASE_URL is PostgreSQL or REDIS_URL is set): "
+            "without it every mail, with every player's and host's link, would be kept on the /outbox "
+            "page. For development only, LOCAL_OUTBOX=1 keeps mail there on purpose."
+        )
+    if not settings["BASE_URL"].startswith("https://") and not settings["ALLOW_HTTP_BASE_URL"]:
+        raise ValueError(
+            f"BASE_URL must be https in a deployment, not {settings['BASE_URL']!r}: its links (unsubscribe "
+            "links too) would travel in clear and browsers would get no HSTS. On a private network, "
+            "ALLOW_HTTP_BASE_URL=1 allows http."
+        )
+
+
+def local_outbox(settings: dict[str, Any]) -> bool:
+    """Whether mail is kept and listed at /outbox: never once SMTP_HOST is set; else as LOCAL_OUTBOX
+    says, and by default only in the embedded mode."""
+    if settings["SMTP_HOST"]:
+        return False
+    if settings["LOCAL_OUTBOX"] is None:
+        return not deployed(settings)
+    return bool(settings["LOCAL_OUTBOX"])
 
 
 def _instance_secret(instance_path: str) -> str:

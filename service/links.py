@@ -79,6 +79,16 @@ def address_key(email: str) -> str:
     return email.strip().lower()
 
 
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, for the limits per address: its case and a "+tag" of its
+    local part do not change it (ann+1@x.org and ANN+2@x.org are ann@x.org), so plus-addressing does
+    not make one mailbox many."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return address.strip().lower()
+    return f"{local.split('+', 1)[0]}@{domain}"
+
+
 def issued_at(when: datetime) -> int:
     """A time as an address link carries it: microseconds since the epoch."""
     return (when - EPOCH) // timedelta(microseconds=1)
@@ -113,6 +123,22 @@ class LinkSigner:
     def read_reply(self, token: str) -> ReplyLink:
         """The seat and version a reply address names; LinkError if forged (revocation: the caller)."""
         return self._replies.read(token)
+
+    def signs(self, token: str) -> bool:
+        """Whether this service signed the token, for any purpose, with any of its keys, expired or
+        not: what guards talk asks (a secret stays one once expired)."""
+        serializers = (self._play, self._host, self._unsubscribe, self._watch, self._confirm, self._address)
+        for serializer in serializers:
+            try:
+                serializer.loads(token)  # no max_age: expiry does not matter here
+                return True
+            except BadSignature:
+                continue
+        try:
+            self._replies.read(token)
+            return True
+        except LinkError:
+            return False
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
         """The token of a seat's personal link."""

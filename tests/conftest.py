@@ -100,7 +100,10 @@ def redis_url(worker_id: str) -> str:
 
 
 def app_config(tmp_path: Path, database_url: str | None, **extra: Any) -> dict[str, Any]:
-    """Test settings: a fixed secret, links under http://localhost, the given database."""
+    """Test settings: a fixed secret, links under http://localhost, the given database. Mail is kept
+    for the outbox on purpose (LOCAL_OUTBOX) and http links are allowed, also on PostgreSQL or with
+    Redis, where a real deployment must ask for both. The rate limits are off (a test plays many
+    requests a minute from one client); the tests of the limits turn them on."""
     return {
         "DATABASE_URL": database_url or f"sqlite:///{tmp_path / 'test.sqlite3'}",
         "RUN_MIGRATIONS": True,
@@ -108,6 +111,9 @@ def app_config(tmp_path: Path, database_url: str | None, **extra: Any) -> dict[s
         "BASE_URL": "http://localhost",
         "REDIS_URL": None,
         "SMTP_HOST": None,
+        "LOCAL_OUTBOX": True,
+        "ALLOW_HTTP_BASE_URL": True,
+        "RATE_LIMITS": False,
         "MOVE_WAIT_SECONDS": 0.0,
         **extra,
     }

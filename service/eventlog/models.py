@@ -342,8 +342,9 @@ class GameRequest(SQLModel, table=True):
 
 
 class AddressRequest(SQLModel, table=True):
-    """Someone asked for the "my games" link of an address (lower-cased) from a client: what the
-    rate limit counts, and the newest one revokes every link of the address signed before it."""
+    """Someone asked for the "my games" link of an address (lower-cased) from a client, or its owner
+    revoked its links (`revokes`, from a link they held): what the rate limit counts (both mail the
+    address a link); the newest revocation stops every link of the address signed before it."""
 
     __tablename__ = "address_requests"
     __table_args__ = (
@@ -355,6 +356,7 @@ class AddressRequest(SQLModel, table=True):
     email: str = Field(max_length=254)
     client: str = Field(max_length=64)
     created_at: datetime
+    revokes: bool = False
 
 
 class RematchStatus(StrEnum):

@@ -4,8 +4,9 @@ A mail's game part comes only from `service/reading.py` (the reader's lines, whi
 with `describe(event, seat)`), never from a state or another seat's view, so a mail cannot carry a
 card its reader may not see.
 
-Which mails a reader gets is decided in one place, `wants_mail`: nudges about play follow the
-reader's choice, mails about the game's life always go. Every mail carries its reader's unsubscribe
+Which mails a reader gets is decided in one place, `wants_mail`, by the kind's class (`kinds.py`):
+nudges about play follow the reader's choice, mails about the game's life stop once the reader
+turned mail off, and what the reader must get always goes. Every mail carries its reader's unsubscribe
 link (in the footer and, at delivery, in the List-Unsubscribe header).
 """
 
@@ -52,14 +53,19 @@ from service.runtime import Runtime
 
 def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = False) -> bool:
     """Whether a seat (or the host when seat is None) is sent a mail of this kind: the one place the
-    readers' settings are applied (by `draft_mail`). A reader of the daily digest still gets the
-    warnings the digest could bring too late: the reminder, and a mail asking for a move due
-    before their next digest (`urgent`)."""
-    if not kind.nudge:
+    readers' settings are applied (by `draft_mail`), as `MailKind` sorts the kinds: essential ones
+    always go, the rest not to a reader who turned mail off, nudges as the seat's mode says. A
+    reader of the daily digest still gets the warnings the digest could bring too late: the
+    reminder, and a mail asking for a move due before their next digest (`urgent`)."""
+    if kind.essential:
         return True
     if seat is None:
         return table.record.host_notify
     notify = table.seats[seat].notify
+    if notify == NotifyMode.NONE:  # mail turned off (an unsubscribe): only what it must get
+        return False
+    if not kind.nudge:
+        return True
     if notify == NotifyMode.DIGEST:
         return kind == MailKind.REMINDER or urgent
     return notify == NotifyMode.TURN

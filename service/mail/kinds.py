@@ -1,6 +1,15 @@
 """Every kind of mail the service sends: its headline, its two bodies (text and HTML templates) and
-whether it is a nudge about play, which the reader's setting may turn off (a seat's notify mode, the
-host's notices switch). Every other kind is about the game's life and always goes.
+who may turn it off, decided here for each kind (applied by `drafting.wants_mail`):
+
+- a nudge about play (`NUDGES`) follows the seat's notify mode ("turn", "digest", "none");
+- a mail about the game's life (a host's decision, more time, the seat-keeper, a proposal...) goes
+  to every seat but one that turned mail off ("none", which unsubscribing sets), and to the host
+  while its notices are on;
+- a mail its reader must get (`ESSENTIAL`) always goes: the end of their own game (game over, a
+  forfeit, a cancellation), a seat's own link replaced or lost to someone else, the host asked to
+  decide, and what the reader asked for themselves (a confirmation, "my games", a reply's answer).
+  These cannot be repeated at will by anyone else: a game ends once, a link is reissued only by the
+  host, rate limited.
 
 A mail about a game has the game's title as its subject, the same on every mail, so that every client
 threads them (Gmail only threads mails whose subjects are equal, besides "Re:"); what the mail says
@@ -42,6 +51,7 @@ class MailKind(StrEnum):
     REMATCH_PROPOSED = "rematch_proposed"
     REMATCH_DECLINED = "rematch_declined"
     REPLY_OUTCOME = "reply_outcome"
+    HOST_LINK_REISSUED = "host_link_reissued"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -67,6 +77,11 @@ class MailKind(StrEnum):
         """Whether this is a nudge about play: sent to a seat only in the "turn" mode, to the host
         only while its notices are on. Every other kind always goes."""
         return self in NUDGES
+
+    @property
+    def essential(self) -> bool:
+        """Whether the reader gets this mail even with mail turned off (see `ESSENTIAL`)."""
+        return self in ESSENTIAL
 
     @property
     def about_one_game(self) -> bool:
@@ -108,6 +123,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.REMATCH_PROPOSED: _l("%(name)s proposes a rematch"),
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
     MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
+    MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -128,6 +144,26 @@ NUDGES = frozenset(
         MailKind.VACATION_ENDED,
     }
 )
+# What a reader must get even after unsubscribing: their game's start or end, their own seat's
+# link changed or given away, the host asked to decide, and what they asked for.
+ESSENTIAL = frozenset(
+    {
+        MailKind.INVITATION,
+        MailKind.HOST,
+        MailKind.GAME_OVER,
+        MailKind.FORFEIT,
+        MailKind.GAME_CANCELLED,
+        MailKind.LINK_REISSUED,
+        MailKind.HOST_LINK_REISSUED,
+        MailKind.REPLACED,
+        MailKind.TAKEN_OVER,
+        MailKind.HOST_ASKED,
+        MailKind.CONFIRM_GAME,
+        MailKind.MY_GAMES,
+        MailKind.DIGEST,
+        MailKind.REPLY_OUTCOME,
+    }
+)
 UNASKED = frozenset(
     {
         MailKind.INVITATION,
@@ -135,6 +171,7 @@ UNASKED = frozenset(
         MailKind.CONFIRM_GAME,
         MailKind.LINK_RESENT,
         MailKind.LINK_REISSUED,
+        MailKind.HOST_LINK_REISSUED,
         MailKind.MY_GAMES,
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,

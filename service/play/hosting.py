@@ -26,6 +26,7 @@ from service.eventlog.store import Table, append_events, append_move, load_table
 from service.mail.drafting import (
     draft_mail,
     drafted,
+    host_url,
     invitation_mails,
     mailed_seats,
     mails_after_move,
@@ -250,6 +251,19 @@ def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
             session.add(record)
         kind = MailKind.LINK_REISSUED if revoke else MailKind.LINK_RESENT
         return None, drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+
+    rt.in_game(game_id, change)
+
+
+def revoke_host_link(rt: Runtime, game_id: str) -> None:
+    """Revoke every host link of the game so far (and the host's unsubscribe links with them) and
+    mail the host's address the new one: as `revoke_link` does for a seat."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        table.record.host_key_version += 1  # the table's game row: its host links are signed anew
+        session.add(table.record)
+        mail = draft_mail(rt, table, MailKind.HOST_LINK_REISSUED, None, {"link": host_url(rt, table)})
+        return None, drafted(mail)
 
     rt.in_game(game_id, change)
 

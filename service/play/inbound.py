@@ -10,9 +10,11 @@ answer goes to the seat's own address, never to whoever the From header names.
 from __future__ import annotations
 
 import hashlib
+import re
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
+from difflib import SequenceMatcher
 from typing import Any
 
 from flask_babel import force_locale
@@ -20,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from rules.base import N_, Message
-from service.eventlog.models import EventRecord, InboundMail, InboundStatus, OutboxMail, SeatKeeper
+from service.eventlog.models import EventRecord, InboundMail, InboundStatus, OutboxMail, SeatKeeper, TableTalk
 from service.eventlog.store import GameNotFound, Table
 from service.links import LinkError, ReplyLink, day_number
 from service.localtime import as_utc
@@ -30,11 +32,23 @@ from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.ahead import AheadRefused, set_queue
 from service.play.moves import MoveStatus, submit_move
-from service.play.reply_moves import AheadReading, read_ahead, read_move
-from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
+from service.play.reply_moves import (
+    AheadReading,
+    ReplyReading,
+    move_in_words,
+    read_ahead,
+    read_move,
+    read_reply,
+    reads_as_own_move,
+)
+from service.play.talk import TalkRefused, cleaned, say_at_table
 from service.runtime import Runtime
 
 MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
+NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
+REPEAT_LENGTH = 20  # characters: a shorter message said again is a person's, not a robot's
+SENT_LINES_MAILS = 20  # our latest mails to a seat whose lines a reply may quote unmarked
+QUOTED_RUN = 3  # lines of our mail in a row that are a quote of it, not a line copied on purpose
 
 
 @dataclass(frozen=True)
@@ -184,22 +198,40 @@ def _answer(
         return _refuse(rt, link, message_id, (stranger, {"email": seat.email}), with_choices=False)
     if problem is not None:
         return _refuse(rt, link, message_id, problem, with_choices=False)
-    ahead = read_ahead(table, link.seat, mail.text)
+    text = _without_our_lines(rt, table.game_id, link.seat, mail.text)
+    ahead = read_ahead(table, link.seat, text)
     if ahead.plays or ahead.unread:
         return _choose_ahead(rt, link, message_id, ahead)
-    reading = read_move(table, link.seat, mail.text)
-    if reading.action is None and link.seat not in table.rules.to_act(table.state) and mail.text.strip():
-        return _talk(rt, link, message_id, mail.text)
-    if reading.action is None:
+    reading = read_reply(table, link.seat, text)
+    if reading.action is None and reading.matches > 1:
         several = N_("Your reply names more than one of your legal moves.")
-        none = N_("No legal move was found in your reply.")
-        return _refuse(rt, link, message_id, (several if reading.matches > 1 else none, {}))
+        return _refuse(rt, link, message_id, (several, {}))
+    if reading.action is None and mail.out_of_office:  # an auto-responder: never posted, never answered
+        return InboundOutcome(InboundStatus.IGNORED)
+    if reading.action is None and not reading.talk:
+        return _refuse(rt, link, message_id, (N_("No legal move was found in your reply."), {}))
+    if reading.action is None:
+        return _talk(rt, link, message_id, table, reading.talk)
+    return _move(rt, link, message_id, table, reading)
+
+
+def _move(
+    rt: Runtime, link: ReplyLink, message_id: str, table: Table, reading: ReplyReading
+) -> InboundOutcome:
+    """Submit the move a reply names, keep its other lines as talk once the move is taken, and answer
+    naming the move and quoting the talk kept."""
+    assert reading.action is not None
+    said_talk = _talk_of_reply(table, link.seat, reading.talk)
     outcome = submit_move(rt, link.game_id, link.seat, link.seq, reading.action)
     moved = outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING)
-    with suppress(TalkRefused):  # the move stands whatever its words to the table
-        talk_with_move(rt, link.game_id, link.seat, outcome.status, cleaned(after_first_line(mail.text)))
+    kept = None
+    if moved and said_talk is not None:
+        with suppress(TalkRefused):  # the move stands whatever its words to the table
+            say_at_table(rt, link.game_id, link.seat, said_talk.text, private=said_talk.private)
+            kept = said_talk
     said = outcome.message or (N_("The move was refused."), {})
-    _mail_outcome(rt, link, message_id, said, with_choices=not moved)
+    played = reading.action if moved else None
+    _mail_outcome(rt, link, message_id, said, with_choices=not moved, played=played, talk=kept)
     status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
 
@@ -221,6 +253,65 @@ def _day_of_step(rt: Runtime, link: ReplyLink) -> int | None:
     return None if made is None else day_number(as_utc(made))
 
 
+@dataclass(frozen=True)
+class ReplyTalk:
+    """A reply's words to the table as they will be kept, and whether only their writer sees them."""
+
+    text: str
+    private: bool
+
+
+def _talk_of_reply(table: Table, seat: int, text: str) -> ReplyTalk | None:
+    """A reply's words as talk, secrets cut (by the talk itself); kept private when they read as a
+    move of the seat (a card it holds or played: a repeated reply must not show a face-down card).
+    None when nothing is left."""
+    try:
+        words = cleaned(text)
+    except TalkRefused:
+        return None
+    return ReplyTalk(words, private=reads_as_own_move(table, seat, words))
+
+
+def _without_our_lines(rt: Runtime, game_id: str, seat: int, text: str) -> str:
+    """A reply's text without a run of lines from our own recent mails to the seat: a quote without
+    marks or header (a hand listed in it is neither a move nor talk). A line or two copied from our
+    mail stay: a mail's example of a reply ("Opening lead: Star 9 Blue") is meant to be sent back."""
+    sent = _lines_we_sent(rt, game_id, seat)
+    kept: list[str] = []
+    run: list[str] = []  # our mail's lines (and blank ones) read in a row
+    for line in text.splitlines():
+        if not line.strip() or _line_key(line) in sent:
+            run.append(line)
+            continue
+        kept += _unless_quoted(run)
+        run = []
+        kept.append(line)
+    kept += _unless_quoted(run)
+    return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "\n".join(kept)).strip()
+
+
+def _unless_quoted(run: list[str]) -> list[str]:
+    """A run of our mail's lines: none when it is a quote, all when copied on purpose."""
+    return run if len([line for line in run if line.strip()]) < QUOTED_RUN else []
+
+
+def _line_key(line: str) -> str:
+    return " ".join(line.split()).lower()
+
+
+def _lines_we_sent(rt: Runtime, game_id: str, seat: int) -> set[str]:
+    """The lines of our recent mails to the seat (longer than a word or two): a reply quoting one
+    without "> " marks quotes these."""
+    with Session(rt.engine) as session:
+        bodies = session.exec(
+            select(OutboxMail.text_body)
+            .where(col(OutboxMail.game_id) == game_id, col(OutboxMail.seat) == seat)
+            .order_by(col(OutboxMail.id).desc())
+            .limit(SENT_LINES_MAILS)
+        ).all()
+    return {key for body in bodies for key in map(_line_key, body.splitlines()) if len(key) >= 8}
+
+
 def _choose_ahead(rt: Runtime, link: ReplyLink, message_id: str, ahead: AheadReading) -> InboundOutcome:
     """A reply choosing plays ahead: stored as the seat's whole queue, or refused with the reason
     (nothing stored) when a line cannot be read or the rules refuse a play."""
@@ -235,20 +326,45 @@ def _choose_ahead(rt: Runtime, link: ReplyLink, message_id: str, ahead: AheadRea
     return InboundOutcome(InboundStatus.AHEAD)
 
 
-def after_first_line(text: str) -> str:
-    """A reply's text after the line naming its move: its words to the table ("" if none)."""
-    lines = text.strip().splitlines()
-    return "\n".join(lines[1:]).strip()
-
-
-def _talk(rt: Runtime, link: ReplyLink, message_id: str, text: str) -> InboundOutcome:
-    """A reply from a seat that owes no move: its text is said to the table."""
+def _talk(rt: Runtime, link: ReplyLink, message_id: str, table: Table, text: str) -> InboundOutcome:
+    """A reply that names no move: its words go to the table (whether or not the seat owes a move,
+    and then the answer says the table still waits), unless they repeat the seat's last words (an
+    auto-responder: held back, unanswered), or read as a move (kept private to the writer)."""
+    said = _talk_of_reply(table, link.seat, text)
+    if said is None:
+        return _refuse(rt, link, message_id, (N_("No legal move was found in your reply."), {}))
+    if _repeats_recent_talk(rt, link, said.text):
+        return InboundOutcome(InboundStatus.IGNORED)
     try:
-        say_at_table(rt, link.game_id, link.seat, text)
+        say_at_table(rt, link.game_id, link.seat, said.text, private=said.private)
     except TalkRefused as refusal:
         return _refuse(rt, link, message_id, refusal.message, with_choices=False)
-    _mail_outcome(rt, link, message_id, (N_("Your message was added to the table talk."), {}), False)
+    owes = link.seat in table.rules.to_act(table.state)
+    if owes:
+        told = N_("No move was read in your reply, so the table still waits for yours.")
+    elif said.private:
+        told = N_("Your reply reads as a move, so its words were kept as a note only you see.")
+    else:
+        told = N_("Your message was added to the table talk.")
+    _mail_outcome(rt, link, message_id, (told, {}), with_choices=owes, talk=said)
     return InboundOutcome(InboundStatus.TALKED)
+
+
+def _repeats_recent_talk(rt: Runtime, link: ReplyLink, text: str) -> bool:
+    """Whether the seat said nearly the same in the last day (the first is enough)."""
+    since = rt.clock.now() - timedelta(days=1)
+    with Session(rt.engine) as session:
+        recent = session.exec(
+            select(TableTalk.text).where(
+                col(TableTalk.game_id) == link.game_id,
+                col(TableTalk.seat) == link.seat,
+                col(TableTalk.created_at) >= since,
+            )
+        ).all()
+    key = _line_key(text)
+    if len(key) < REPEAT_LENGTH:
+        return False  # "ok" twice is a person
+    return any(SequenceMatcher(None, key, _line_key(old)).ratio() >= NEAR_REPEAT for old in recent)
 
 
 def _refuse(
@@ -258,17 +374,34 @@ def _refuse(
     return InboundOutcome(InboundStatus.REFUSED)
 
 
-def _mail_outcome(rt: Runtime, link: ReplyLink, message_id: str, said: Message, with_choices: bool) -> None:
+def _mail_outcome(
+    rt: Runtime,
+    link: ReplyLink,
+    message_id: str,
+    said: Message,
+    with_choices: bool,
+    played: dict[str, Any] | None = None,
+    talk: ReplyTalk | None = None,
+) -> None:
     """The answer to a reply, to the seat's own address, in the thread of the reply it answers, with
-    the seat's legal moves now as a reply may write them (when it owes one and the answer refuses)."""
+    the seat's legal moves now as a reply may write them (when it owes one and the answer refuses),
+    the move played in the reader's words, and the talk kept, quoted."""
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         choices: list[str] = []
-        if with_choices and link.seat in table.rules.to_act(table.state):
-            with force_locale(mail_language(table, link.seat)):
+        notes: list[Message] = []
+        with force_locale(mail_language(table, link.seat)):
+            if with_choices and link.seat in table.rules.to_act(table.state):
                 choices = read_move(table, link.seat, "").choices
+            if played is not None:
+                notes.append((N_("Played: %(move)s"), {"move": move_in_words(table, link.seat, played)}))
+        if talk is not None:
+            private = N_("Kept as a note only you see: “%(talk)s”")
+            public = N_("Said to the table: “%(talk)s”")
+            notes.append((private if talk.private else public, {"talk": talk.text}))
         context: dict[str, Any] = {
             "outcome": said,
+            "notes": notes,
             "choices": choices,
             "link": player_url(rt, table, link.seat),
         }

@@ -3,10 +3,12 @@ mails that address a link signed for it; the link opens the list of every game w
 address (whatever its case) and the reader's mail settings for all of them at once.
 
 The request never tells whether the address has games: it is answered and mailed the same way for
-any address (the request does not even look at the seats). It is rate limited per address and per
-client, counted in `address_requests`; the newest request of an address revokes every link of that
-address signed before it (the footer links of earlier mails too). Links expire after
-MY_GAMES_LINK_DAYS, by the service's clock.
+any address (the request does not even look at the seats). It is rate limited per address (by the
+hour and by the day) and per client, counted in `address_requests`. A request revokes nothing: anyone
+who knows an address may ask, and must not stop the links its owner holds. The owner revokes, from a
+link they hold: every link of the address signed before that stops working (the footer links of
+earlier mails too) and a fresh one is mailed. Links expire after MY_GAMES_LINK_DAYS, by the
+service's clock.
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ from service.reading import game_title
 from service.runtime import Runtime
 
 ADDRESS_LIMIT = 3  # requests per address in LIMIT_WINDOW
+ADDRESS_DAILY_LIMIT = 6  # requests per address in a day: a stranger's three an hour add up
 CLIENT_LIMIT = 10  # requests per client (its IP address) in LIMIT_WINDOW
 LIMIT_WINDOW = timedelta(hours=1)
+DAY = timedelta(days=1)
 
 
 class TooManyRequests(Exception):
@@ -86,23 +90,40 @@ class MyGames:
 
 
 def request_link(rt: Runtime, email: str, client: str) -> None:
-    """Mail `email` a fresh link to its games, revoking the earlier ones; TooManyRequests when the
-    address or the client asked too often in the last hour. The same for any address."""
+    """Mail `email` a fresh link to its games (the earlier ones keep working); TooManyRequests when
+    the address asked too often in the last hour or day, or the client in the last hour. The same
+    for any address."""
+    _mail_link(rt, email, client, revokes=False)
+
+
+def revoke_links(rt: Runtime, email: str, client: str) -> None:
+    """The owner's act, from a link they hold: stop every link of the address signed so far and mail
+    it a fresh one (TooManyRequests as for a request: it mails the address too)."""
+    _mail_link(rt, email, client, revokes=True)
+
+
+def _mail_link(rt: Runtime, email: str, client: str, revokes: bool) -> None:
     key = address_key(email)
     now = rt.clock.now()
     with Session(rt.engine, expire_on_commit=False) as session:
-        since = now - LIMIT_WINDOW
-        if (
-            _requests(session, col(AddressRequest.email) == key, since) >= ADDRESS_LIMIT
-            or _requests(session, col(AddressRequest.client) == client, since) >= CLIENT_LIMIT
-        ):
+        if _too_many(session, key, client, now):
             raise TooManyRequests
-        session.add(AddressRequest(email=key, client=client[:64], created_at=now))
+        session.add(AddressRequest(email=key, client=client[:64], created_at=now, revokes=revokes))
         mail = _link_mail(rt, email.strip())
         session.add(mail)
         session.commit()
         assert mail.id is not None
     rt.dispatch.send_mails([mail.id])
+
+
+def _too_many(session: Session, key: str, client: str, now: datetime) -> bool:
+    """Whether the address asked too often in the last hour or day, or the client in the last hour."""
+    address = col(AddressRequest.email) == key
+    return (
+        _requests(session, address, now - LIMIT_WINDOW) >= ADDRESS_LIMIT
+        or _requests(session, address, now - DAY) >= ADDRESS_DAILY_LIMIT
+        or _requests(session, col(AddressRequest.client) == client, now - LIMIT_WINDOW) >= CLIENT_LIMIT
+    )
 
 
 def _requests(session: Session, who: ColumnElement[bool], since: datetime) -> int:
@@ -137,7 +158,9 @@ def address_of(rt: Runtime, token: str) -> str:
         raise LinkError("expired")
     with Session(rt.engine) as session:
         latest = session.exec(
-            select(func.max(AddressRequest.created_at)).where(col(AddressRequest.email) == link.email)
+            select(func.max(AddressRequest.created_at)).where(
+                col(AddressRequest.email) == link.email, col(AddressRequest.revokes)
+            )
         ).one()
     if latest is not None and issued_at(as_utc(latest)) > link.issued:
         raise LinkError("revoked")

@@ -18,7 +18,7 @@ from typing import Any
 
 from flask_babel import force_locale, get_locale
 
-from rules import card_name, double_side
+from rules import card_name, double_side, dualis, dupli, red_black
 from rules.base import N_, Message, is_message, word
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, say
@@ -65,6 +65,118 @@ def pick(table: Table, seat: int, legal: list[dict[str, Any]], text: str) -> Mov
     language = str(get_locale() or DEFAULT_LANGUAGE)
     choices = [example(phrasing(table, seat, action), language) for action in legal]
     return MoveReading(chosen[0] if top and len(chosen) == 1 else None, choices, len(chosen) if top else 0)
+
+
+def move_in_words(table: Table, seat: int, action: dict[str, Any]) -> str:
+    """A move as the reader's language writes it, with its codes: "Moon 3 Blue coin (M3B)"."""
+    language = str(get_locale() or DEFAULT_LANGUAGE)
+    return example(PHRASINGS[table.record.game](table, seat, action), language)
+
+
+@dataclass(frozen=True)
+class ReplyReading:
+    """A reply's text read line by line: the one legal action its lines name (None when none or
+    several do), how many they name, and the rest of its lines, its words to the table."""
+
+    action: dict[str, Any] | None
+    matches: int
+    talk: str
+
+
+SENTENCE_ENDS = re.compile(r"[,;.!?。、！？；，]")
+
+
+def read_reply(table: Table, seat: int, text: str) -> ReplyReading:
+    """The move a reply names: each line is read on its own (a greeting may come first), so that
+    numbers in other sentences never combine with the move's words; a line read as the move is
+    never talk. Several lines naming different moves, or one naming several, name no move."""
+    legal = table.rules.legal_actions(table.state, seat)
+    lines = text.strip().splitlines()
+    named: dict[int, MoveReading] = {}
+    for index, line in enumerate(lines):
+        reading = read_line(table, seat, legal, line)
+        if reading.matches:
+            named[index] = reading
+    talk = "\n".join(line for index, line in enumerate(lines) if index not in named)
+    talk = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", talk).strip()
+    actions = [reading.action for reading in named.values()]
+    distinct = [action for n, action in enumerate(actions) if action not in actions[:n]]
+    if len(distinct) == 1 and distinct[0] is not None:
+        return ReplyReading(distinct[0], 1, talk)
+    several = len(distinct) + sum(reading.matches - 1 for reading in named.values() if reading.action is None)
+    return ReplyReading(None, several, talk)
+
+
+def read_line(table: Table, seat: int, legal: list[dict[str, Any]], line: str) -> MoveReading:
+    """The move one line names; if it names several, the one its only move-naming phrase names
+    ("8 star blue coin, I had 3 good cards")."""
+    reading = pick(table, seat, legal, line)
+    if reading.matches <= 1:
+        return reading
+    phrases = [pick(table, seat, legal, phrase) for phrase in SENTENCE_ENDS.split(line)]
+    naming = [phrase for phrase in phrases if phrase.matches]
+    if len(naming) == 1 and naming[0].action is not None:
+        return naming[0]
+    return reading
+
+
+def reads_as_own_move(table: Table, seat: int, text: str) -> bool:
+    """Whether a text reads as a move of this seat, legal now or not: it names a card the seat holds
+    or played, or a line of it is only move words ("fold", "spend", "trump green"). Such a text is
+    never shown to the table: a repeated reply, say, would show a card played face down."""
+    folded, coded = normalised(text).lower(), normalised(text)
+    phrasing = PHRASINGS[table.record.game]
+    phrases = [phrase for card in seat_cards(table, seat) for phrase in own_card_phrases(table, seat, card)]
+    legal = table.rules.legal_actions(table.state, seat)
+    phrases += [phrase for action in legal for phrase in phrasing(table, seat, action)]
+    if any(score(phrase, folded, coded) for phrase in phrases):
+        return True
+    return any(only_move_words(table, line) for line in text.splitlines())
+
+
+def seat_cards(table: Table, seat: int) -> set[str]:
+    """The cards a seat holds now or played: its hand, and the cards of its moves in the log."""
+    deck = set(DECKS[table.record.game])
+    view = table.rules.view(table.state, seat)
+    played = [action for action, actor in zip(table.actions, table.actors, strict=True) if actor == seat]
+    return strings_in([view.get("hand"), view.get("camp_cards"), played]) & deck
+
+
+def strings_in(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list | tuple):
+        return {string for item in value for string in strings_in(item)}
+    return set()
+
+
+def own_card_phrases(table: Table, seat: int, card: str) -> list[Phrase]:
+    """A card of the seat written as a move would write it (its code, or its name in any language)."""
+    game = table.record.game
+    if game == "double_side":
+        return card_phrases(game, [card], table.rules.view(table.state, seat)["side"])
+    return card_phrases(game, [card])
+
+
+def only_move_words(table: Table, line: str) -> bool:
+    """Whether a line holds move words and nothing else ("fold", "aim Bo 1", "trump green")."""
+    words = normalised(line).lower().split()
+    names = {name.lower() for name in table.names}
+    allowed = move_words() | names
+    named_move = any(w in allowed - names for w in words)
+    return named_move and all(w in allowed or w.isdigit() for w in words)
+
+
+def move_words() -> set[str]:
+    """The words of moves that name no card, in every language."""
+    said = {"play", "set", "my", "move", "please"}
+    for message in (COIN, FOLD, TRUMP, AIM, NOTHING, SPEND, KEEP):
+        said |= {w.lower() for w in _said_everywhere(message)}
+    for colour in double_side.COLOUR_NAMES.values():
+        said |= {w.lower() for w in _said_everywhere(word(colour))}
+    return said
 
 
 @dataclass(frozen=True)
@@ -128,8 +240,8 @@ def score(phrase: Phrase, folded: str, coded: str) -> int:
         return 0
     if any(count_of(word.lower(), folded) for word in phrase.absent):
         return 0
-    if any(not count_of(code, coded) for code in phrase.codes):
-        return 0
+    if any(count_of(code, coded) < times for code, times in Counter(phrase.codes).items()):
+        return 0  # a pair of the same card is written with its code twice
     return sum(needed.values()) + len(phrase.codes)
 
 
@@ -184,9 +296,11 @@ def card_phrases(
     """A card play (or a pair) written by its codes or its names, with an extra word (a coin)."""
     names = [card_name(game, card, *how) for card in cards]
     extras = (extra,) if extra else ()
+    # A bare code is the play without the extra (a coin is written out: "S9B coin").
+    ways = [[say_in(language, extra)] for language in LANGUAGES] if extra else [[]]
     by_code = [
         Phrase(tuple(words), tuple(_said_everywhere(absent)) if absent else (), codes=tuple(cards))
-        for words in ([], *([say_in(language, extra)] for language in LANGUAGES if extra))
+        for words in ways
     ]
     return [*in_each_language(*names, *extras, absent=absent), *by_code]
 
@@ -237,6 +351,13 @@ def red_black_phrases(table: Table, seat: int, action: dict[str, Any]) -> list[P
         return in_each_language(FOLD)
     return card_phrases("red_black", [action["card"]])
 
+
+DECKS: dict[str, Iterable[str]] = {
+    "dualis": dualis.CARDS,
+    "double_side": double_side.DECK,
+    "dupli": dupli.CARD_NAMES,
+    "red_black": red_black.DECK,
+}
 
 PHRASINGS: dict[str, Callable[[Table, int, dict[str, Any]], list[Phrase]]] = {
     "dualis": dualis_phrases,

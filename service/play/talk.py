@@ -18,6 +18,7 @@ from sqlmodel import Session, col, func, select
 from rules.base import N_, Message
 from service.eventlog.models import OutboxMail, TableTalk
 from service.eventlog.store import Table
+from service.mail.own_secrets import CUT, without_secrets
 from service.runtime import Runtime
 
 MAX_TALK = 500  # characters: a remark, not a letter
@@ -49,7 +50,9 @@ def cleaned(text: object) -> str:
 
 def add_talk(session: Session, table: Table, seat: int, text: str, private: bool, rt: Runtime) -> None:
     """Keep a seat's message at the game's current step, in the caller's transaction (a message sent
-    with a move is kept with it). TalkRefused over the seat's hourly rate."""
+    with a move is kept with it). TalkRefused over the seat's hourly rate, or when nothing is left
+    once the service's own links and addresses are cut from it."""
+    text, private = guarded(rt, text, private)
     now = rt.clock.now()
     recent = session.exec(
         select(func.count()).where(
@@ -65,6 +68,16 @@ def add_talk(session: Session, table: Table, seat: int, text: str, private: bool
             game_id=table.game_id, seat=seat, step=table.version, text=text, private=private, created_at=now
         )
     )
+
+
+def guarded(rt: Runtime, text: str, private: bool) -> tuple[str, bool]:
+    """A message as it may be kept: the service's own secrets (signed links, reply addresses) cut,
+    whoever wrote them and however (a quoted mail, a paste); private to its writer if what is left
+    might still hold part of one. TalkRefused when nothing else is left."""
+    checked = without_secrets(text, rt.settings["BASE_URL"], rt.signer.signs)
+    if checked.found and not checked.text.replace(CUT, "").strip():
+        raise TalkRefused(N_("A message may not hold your game's private links or reply addresses."))
+    return checked.text, private or checked.doubtful
 
 
 def say_at_table(rt: Runtime, game_id: str, seat: int, text: object, private: bool = False) -> None:

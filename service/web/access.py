@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, g
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import refresh
 
 from service.eventlog.models import SeatKeeper
@@ -36,6 +37,12 @@ def link_refusal(reason: str) -> str:
     }[reason]
 
 
+HOST_LINK_REPLACED = _l(
+    "This host link was replaced by a newer one and no longer works. "
+    "The new one was mailed to the host's address: use the latest mail."
+)
+
+
 def player_access(rt: Runtime, token: str) -> SeatAccess:
     """The seat a player token opens; aborts with 403/404 and a clear message otherwise."""
     try:
@@ -62,7 +69,13 @@ def speak_as_reader(table: Table, seat: int | None) -> None:
 
 def host_access(rt: Runtime, token: str) -> Table:
     """The game a host token manages; aborts with 403/404 otherwise."""
-    table = _game_link_access(rt, token, rt.signer.read_host, lambda table: table.record.host_key_version)
+    try:
+        link = rt.signer.read_host(token)
+    except LinkError as error:
+        abort(403, link_refusal(error.reason))
+    table = _table(rt, link.game_id)
+    if table.record.host_key_version != link.key_version:
+        abort(403, HOST_LINK_REPLACED)
     speak_as_reader(table, None)
     return table
 

@@ -22,6 +22,7 @@ from service.play.turn_view import turn_json, turn_view
 from service.reading import seat_json, seat_talk_json
 from service.runtime import runtime
 from service.web.access import SeatAccess, player_access, player_summary
+from service.web.limits import mail_request_limits, players_game
 from service.web.openapi import (
     LINK_ERRORS,
     MOVE_ANSWERS,
@@ -194,6 +195,7 @@ def cancel_ahead(token: str) -> Response:
 
 
 @blueprint.post("/play/<token>/rematch")
+@mail_request_limits(players_game)  # it mails the other seats
 def rematch(token: str) -> ResponseReturnValue:
     """Propose the next match: {"rotate": true} moves each player one seat on, false keeps the seats."""
     rt = runtime()

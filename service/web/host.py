@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from rules import IllegalAction
 from service.eventlog.models import SeatKeeper
 from service.i18n import say
+from service.links import LinkError
 from service.mail.drafting import player_url, public_replay_url, watch_url
 from service.play.hosting import (
     cancel_game,
@@ -24,6 +25,7 @@ from service.play.hosting import (
     keep_seat,
     replace_player,
     resend_link,
+    revoke_host_link,
     revoke_link,
     revoke_watch_link,
     set_host_notify,
@@ -38,7 +40,7 @@ from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
 from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
-from service.web.limits import mail_request_limits
+from service.web.limits import form_field, mail_request_limits
 
 blueprint = Blueprint("host", __name__)
 DECIDED = {
@@ -58,6 +60,7 @@ def page(token: str) -> str:
         turns=turn_view(rt, table, None, host=True),
         grantable_days=MOVE_DAYS,
         token=token,
+        host_email=table.record.host_email,
         watch=watch_url(rt, table),
         seat_links={
             seat.seat: player_url(rt, table, seat.seat)
@@ -81,11 +84,23 @@ def _game_with_seat(token: str, seat: int) -> str:
     return table.game_id
 
 
+def _game_of_link() -> str:
+    """The game a host link names, whichever of its host links (a new one after a revocation is the
+    same game: its budget goes on); "" for a forged link (refused, so it counts nothing)."""
+    try:
+        return runtime().signer.read_host(str((request.view_args or {}).get("token", ""))).game_id
+    except LinkError:
+        return ""
+
+
 def _seat_of_link() -> str:
-    """The seat a resend or revoke would mail: the host link's payload (the same for every copy of
-    it, whenever signed) and the seat."""
-    args = request.view_args or {}
-    return f"seat:{str(args.get('token', '')).split('.')[0]}:{args.get('seat')}"
+    """The seat a resend or revoke would mail: the game and the seat."""
+    return f"seat:{_game_of_link()}:{(request.view_args or {}).get('seat')}"
+
+
+def _game_mailed() -> str:
+    """What a host's decision about the whole table mails: every seat of the game (and the host)."""
+    return f"game:{_game_of_link()}"
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/resend")
@@ -104,6 +119,22 @@ def revoke(token: str, seat: int) -> Response:
     return redirect(url_for("host.page", token=token), 303)
 
 
+@blueprint.post("/host/<token>/revoke")
+@mail_request_limits(_game_mailed)
+def revoke_host(token: str) -> Response:
+    """Replace the host's link: every copy of the old one stops working, the new one goes by mail
+    to the host's address (not on the page: whoever holds the old link must not get the new)."""
+    table = host_access(runtime(), token)
+    revoke_host_link(runtime(), table.game_id)
+    flash(
+        _(
+            "A new link to the host page was mailed to %(email)s. This one no longer works.",
+            email=table.record.host_email,
+        )
+    )
+    return redirect(url_for("public.check_mail"), 303)
+
+
 @blueprint.post("/host/<token>/talk/<int:talk_id>/hide")
 def hide_message(token: str, talk_id: int) -> Response:
     """Hide an abusive message from the table talk (it leaves its trace: "hidden by the host")."""
@@ -116,6 +147,7 @@ def hide_message(token: str, talk_id: int) -> Response:
 
 
 @blueprint.post("/host/<token>/cancel")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def cancel(token: str) -> Response:
     table = host_access(runtime(), token)
     if request.form.get("confirmed") != "yes":
@@ -163,6 +195,7 @@ def revoke_watch(token: str) -> Response:
 
 
 @blueprint.post("/host/<token>/clocks/<int:clock_id>")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def decide(token: str, clock_id: int) -> Response:
     rt = runtime()
     table = host_access(rt, token)
@@ -207,6 +240,8 @@ def _decide(token: str, done: str, decision: Callable[[], None]) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/replace")
+# It mails a new address, the seat's old player and every other seat: each is a budget.
+@mail_request_limits(form_field("email"), _seat_of_link, _game_mailed)
 def replace(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     form = ReplacePlayerForm()
@@ -218,6 +253,7 @@ def replace(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/keeper")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def keeper(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     choice = request.form.get("keeper")
@@ -228,6 +264,7 @@ def keeper(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/more-time")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def more_time(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     days = request.form.get("days", "")
@@ -238,6 +275,7 @@ def more_time(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/forfeit")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def forfeit(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
     _confirmed()
@@ -246,6 +284,7 @@ def forfeit(token: str, seat: int) -> Response:
 
 
 @blueprint.post("/host/<token>/draw")
+@mail_request_limits(_game_mailed)  # each mails every seat of the game
 def draw(token: str) -> Response:
     table = host_access(runtime(), token)
     _confirmed()

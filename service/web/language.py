@@ -3,6 +3,8 @@ link it was made on (a player's seat: pages and mails) and, in a cookie, for thi
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, redirect, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -16,14 +18,27 @@ blueprint = Blueprint("language", __name__)
 COOKIE_SECONDS = 400 * 86400
 
 
+# What browsers drop from a URL before reading it (WHATWG URL): "/\t/evil.example" is "//evil.example".
+IGNORED_IN_URLS = str.maketrans("", "", "\t\n\r")
+C0_AND_SPACE = "".join(map(chr, range(0x21)))  # stripped from both ends of a URL by browsers
+
+
+def same_site_path(target: str) -> str:
+    """`target` if it is a path of this site as a browser would read it, else "/": no scheme, no
+    host, not protocol-relative (browsers read a backslash as a slash and skip tabs and newlines)."""
+    read = target.translate(IGNORED_IN_URLS).replace("\\", "/").strip(C0_AND_SPACE)
+    parts = urlsplit(read)
+    if not read.startswith("/") or read.startswith("//") or parts.scheme or parts.netloc:
+        return "/"
+    return read
+
+
 @blueprint.post("/language")
 def switch() -> Response:
     language = known_language(request.form.get("lang"))
     if language is None:
         abort(400, _("Choose one of the languages offered."))
-    back = request.form.get("next", "/")
-    if not back.startswith("/") or back.startswith("//"):  # only back to a page of this site
-        back = "/"
+    back = same_site_path(request.form.get("next", "/"))
     token = request.form.get("token", "")
     if token:
         rt = runtime()

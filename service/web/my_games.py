@@ -12,7 +12,14 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from service.links import LinkError
-from service.play.my_games import TooManyRequests, address_of, my_games, request_link, save_address_settings
+from service.play.my_games import (
+    TooManyRequests,
+    address_of,
+    my_games,
+    request_link,
+    revoke_links,
+    save_address_settings,
+)
 from service.play.seat_settings import SettingsRefused, checked_settings
 from service.runtime import runtime
 from service.web.access import link_refusal
@@ -38,13 +45,33 @@ def ask(email: str) -> None:
     try:
         request_link(runtime(), email, request.remote_addr or "")
     except TooManyRequests:
-        abort(429, _("This address or this connection asked too often. Try again in an hour."))
+        abort(429, too_often())
+
+
+def too_often() -> str:
+    return _("This address or this connection asked too often. Try again in an hour, or tomorrow.")
+
+
+def revoke(token: str) -> None:
+    """The owner stops every link of their address so far and is mailed a new one (429 if the
+    address was mailed too often lately)."""
+    try:
+        revoke_links(runtime(), reader(token), request.remote_addr or "")
+    except TooManyRequests:
+        abort(429, too_often())
+
+
+def revoked_message() -> str:
+    return _(
+        "Every earlier link to this page, this one too, no longer works. "
+        "A new one is on its way to the address."
+    )
 
 
 def sent_message() -> str:
     return _(
         "A link to the games of this address is on its way to it. It works for %(num)d days; "
-        "asking again replaces it.",
+        "the page it opens can stop every earlier link.",
         num=runtime().settings["MY_GAMES_LINK_DAYS"],
     )
 
@@ -97,6 +124,12 @@ def save_settings(token: str) -> Response:
     return redirect(url_for("my_games.page", token=token), 303)
 
 
+@blueprint.post("/my/<token>/revoke")
+def revoke_page(token: str) -> ResponseReturnValue:
+    revoke(token)
+    return render_template("my_games_asked.html", title=_("My games"), message=revoked_message())
+
+
 @api.post("/my-games")
 def request_games_json() -> ResponseReturnValue:
     body = request.get_json(silent=True)
@@ -109,6 +142,12 @@ def request_games_json() -> ResponseReturnValue:
 @api.get("/my/<token>")
 def games_json(token: str) -> ResponseReturnValue:
     return jsonify(my_games(runtime(), reader(token)).as_json())
+
+
+@api.post("/my/<token>/revoke")
+def revoke_json(token: str) -> ResponseReturnValue:
+    revoke(token)
+    return jsonify({"status": "revoked", "message": revoked_message()}), 202
 
 
 @api.post("/my/<token>/settings")

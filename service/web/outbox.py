@@ -1,5 +1,6 @@
-"""The local outbox (embedded mode without SMTP): every mail the service wrote, links clickable,
-newest first, a page at a time, filtered by address or game."""
+"""The local outbox (embedded mode without SMTP, or LOCAL_OUTBOX=1 for development): every mail the
+service wrote, links clickable, newest first, a page at a time, filtered by address or game. Anywhere
+else it answers 404: it shows every player's and host's link."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class OutboxQuery:
 
 
 def _require_local_outbox() -> None:
-    if runtime().mail_configured:
+    if not runtime().settings["LOCAL_OUTBOX"]:
         abort(404, _("Mail is delivered by SMTP here; there is no local outbox."))
 
 

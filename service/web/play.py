@@ -29,6 +29,7 @@ from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
 from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
+from service.web.limits import mail_request_limits, players_game
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
@@ -277,6 +278,7 @@ def ahead_form_plays(form: Any) -> list[dict[str, Any]]:
 
 
 @blueprint.post("/play/<token>/vacations")
+@mail_request_limits(players_game)  # it mails the other seats
 def vacation(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
@@ -306,6 +308,7 @@ def cancel(token: str, vacation_id: int) -> ResponseReturnValue:
 
 
 @blueprint.post("/play/<token>/rematch")
+@mail_request_limits(players_game)  # it mails the other seats
 def rematch_propose(token: str) -> ResponseReturnValue:
     return _rematch_step(
         token,

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 from service.catalog import CATALOG
 from service.eventlog.models import GameRequest
 from service.eventlog.store import GameNotFound
-from service.links import LinkError
+from service.links import LinkError, mailbox
 from service.mail.drafting import host_url, mailed_seats
 from service.play.confirmation import ask_for_game, confirm_game, game_request, skips_confirmation
 from service.play.hosting import SetupRefused, open_game
@@ -20,7 +20,7 @@ from service.reading import onlooker_context
 from service.runtime import Runtime, runtime
 from service.web.access import link_refusal
 from service.web.forms import new_game_form, refusal_text
-from service.web.limits import form_field, mail_request_limits
+from service.web.limits import form_field, invitation_limits, mail_request_limits
 
 blueprint = Blueprint("public", __name__)
 
@@ -30,8 +30,23 @@ def home() -> str:
     return render_template("home.html", games=CATALOG.values(), title=_("Card games by mail"))
 
 
+def _host_in_form() -> str:
+    return mailbox(request.form.get("host_email", ""))
+
+
+def _invited_in_form() -> int:
+    """How many players the create form would invite (the seats given an address)."""
+    return sum(1 for key, value in request.form.items() if key.endswith("-email") and value.strip())
+
+
+def _host_page_opened(response: Response) -> bool:
+    """Whether the game was created and its invitations sent (the answer opens the host page)."""
+    return response.status_code == 303 and "/host/" in (response.location or "")
+
+
 @blueprint.route("/new/<game>", methods=["GET", "POST"])
 @mail_request_limits(form_field("host_email"))
+@invitation_limits(_host_in_form, _invited_in_form, _host_page_opened)
 def new_game(game: str) -> Response | str | tuple[str, int]:
     if game not in CATALOG:
         abort(404, _("There is no such game."))
@@ -84,7 +99,28 @@ def confirm_page(token: str) -> str:
     )
 
 
+def _asked() -> GameRequest | None:
+    """The game request this request's confirm token names, if it is a good one."""
+    rt = runtime()
+    try:
+        return game_request(rt, rt.signer.read_confirm(str((request.view_args or {}).get("token", ""))))
+    except (LinkError, LookupError):
+        return None
+
+
+def _host_asking() -> str:
+    asked = _asked()
+    return mailbox(asked.host_email) if asked else ""
+
+
+def _invited_when_confirmed() -> int:
+    asked = _asked()
+    return sum(1 for player in asked.players if not player.get("bot")) if asked else 0
+
+
 @blueprint.post("/confirm/<token>")
+@mail_request_limits()  # per client: whoever presses confirm buttons of many hosts
+@invitation_limits(_host_asking, _invited_when_confirmed, _host_page_opened)
 def confirm(token: str) -> Response:
     """Create the game and send its invitations; pressing again sends nothing more."""
     asked = _game_request(token)

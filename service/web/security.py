@@ -3,13 +3,16 @@
 No page runs inline script (scripts are static files), no page may be framed, and no page sends a
 Referer: many URLs hold a signed token that must not leave in one. HSTS once the service is served
 over https. In a deployment the session cookie is Secure as well as HttpOnly and SameSite=Lax.
+A response that carries a secret (a link's token, a CSRF token, the outbox's mails) is never stored
+by a browser or a proxy cache (`Cache-Control: no-store`): a shared computer's history or a proxy
+would hand it to the next person.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -59,4 +62,13 @@ def init_security(app: Flask, settings: dict[str, Any]) -> None:
     def add_headers(response: Response) -> Response:
         for name, value in security_headers(app.config["PBEM"]).items():
             response.headers.setdefault(name, value)
+        if carries_secret():
+            response.headers["Cache-Control"] = "no-store"
         return response
+
+
+def carries_secret() -> bool:
+    """Whether this request's answer may hold a secret: its URL holds a token (the page, its JSON
+    twin, an error about it), a CSRF token was made for it (a form), or it lists kept mails."""
+    csrf = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    return "token" in (request.view_args or {}) or csrf in g or request.blueprint == "outbox"

@@ -34,7 +34,8 @@ def create(client: FlaskClient, host: str = "ann@example.org", **fields: str) ->
 
 
 def limited_app(tmp_path: Path, **settings: Any) -> Flask:
-    return create_app(app_config(tmp_path, None, **settings))
+    """The embedded app with its rate limits on (the other tests' apps have them off)."""
+    return create_app(app_config(tmp_path, None, **{"RATE_LIMITS": True, **settings}))
 
 
 def test_nothing_reaches_the_players_before_the_host_confirms(app: Flask, client: FlaskClient) -> None:
@@ -225,3 +226,83 @@ def test_the_deployed_mode_refuses_to_start_without_a_secret_key(tmp_path: Path,
     assert embedded.config["SECRET_KEY"] == (Path(embedded.instance_path) / "secret_key").read_text().strip()
     assert not embedded.config["SESSION_COOKIE_SECURE"]
     embedded.extensions["pbem"].engine.dispose()
+
+
+def deployment(tmp_path: Path, database_url: str, **settings: Any) -> dict[str, Any]:
+    """The settings of a deployment on PostgreSQL as its operator wrote them: nothing allowed on purpose."""
+    config = app_config(tmp_path, database_url, BASE_URL="https://cards.example.org")
+    allowed = ("LOCAL_OUTBOX", "ALLOW_HTTP_BASE_URL")
+    return {key: value for key, value in config.items() if key not in allowed} | settings
+
+
+def test_a_deployment_without_smtp_refuses_to_start_rather_than_show_its_mail(
+    tmp_path: Path, clean_pg: str
+) -> None:
+    with pytest.raises(ValueError, match=r"SMTP_HOST must be set.*LOCAL_OUTBOX=1"):
+        create_app(deployment(tmp_path, clean_pg))
+    chosen = create_app(deployment(tmp_path, clean_pg, LOCAL_OUTBOX="1"))  # development, on purpose
+    assert chosen.test_client().get("/outbox").status_code == 200
+    chosen.extensions["pbem"].engine.dispose()
+    smtp = create_app(deployment(tmp_path, clean_pg, SMTP_HOST="127.0.0.1", LOCAL_OUTBOX="1"))
+    assert smtp.test_client().get("/outbox").status_code == 404  # mail is sent: nothing is listed
+    smtp.extensions["pbem"].engine.dispose()
+
+
+def test_the_embedded_outbox_is_there_unless_turned_off(tmp_path: Path) -> None:
+    embedded = create_app({**app_config(tmp_path, None), "LOCAL_OUTBOX": None})
+    assert embedded.test_client().get("/outbox").status_code == 200
+    embedded.extensions["pbem"].engine.dispose()
+    off = create_app(app_config(tmp_path, None, LOCAL_OUTBOX=False))
+    assert off.test_client().get("/outbox").status_code == 404
+    assert "local outbox" not in off.test_client().get("/").get_data(as_text=True)
+    off.extensions["pbem"].engine.dispose()
+
+
+def test_a_deployment_refuses_an_http_base_url_unless_allowed(tmp_path: Path, clean_pg: str) -> None:
+    plain = {"SMTP_HOST": "127.0.0.1", "BASE_URL": "http://cards.example.org"}
+    with pytest.raises(ValueError, match=r"BASE_URL must be https.*ALLOW_HTTP_BASE_URL=1"):
+        create_app({**deployment(tmp_path, clean_pg), **plain})
+    lan = create_app({**deployment(tmp_path, clean_pg), **plain, "ALLOW_HTTP_BASE_URL": "1"})
+    assert "Strict-Transport-Security" not in lan.test_client().get("/").headers
+    lan.extensions["pbem"].engine.dispose()
+    secure = create_app(deployment(tmp_path, clean_pg, SMTP_HOST="127.0.0.1"))
+    assert secure.test_client().get("/").headers["Strict-Transport-Security"].startswith("max-age=")
+    secure.extensions["pbem"].engine.dispose()
+
+
+def test_invitations_are_limited_per_host_mailbox_whatever_its_tag_or_client(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_INVITATIONS_PER_HOST="6 per day", LIMIT_PER_ADDRESS="50 per hour")
+    confirmations = []
+    for n in range(3):  # each game asked for by "another" host address, from "another" client
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"192.0.2.{n + 1}"
+        assert create(client, host=f"Eve+{n}@example.org").status_code == 303  # mailed to one mailbox
+        confirmations.append(confirm_path(mails(app, kind="confirm_game")[-1]))
+    answers = [post_form(app.test_client(), path, path).status_code for path in confirmations]
+    assert answers == [303, 303, 303]  # two players a game: six invitations a day
+    fourth = app.test_client()
+    fourth.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    refused = create(fourth, host="EVE+4@example.org")
+    assert refused.status_code == 429 and "invitations lately" in refused.get_data(as_text=True)
+    assert len(mails(app, kind="invitation")) == 6
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_confirming_is_limited_per_host_mailbox_too(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_INVITATIONS_PER_HOST="4 per day", LIMIT_PER_ADDRESS="50 per hour")
+    paths = []
+    for n in range(3):  # three asked while the budget was whole, confirmed after
+        assert create(app.test_client(), host=f"eve+{n}@example.org").status_code == 303
+        paths.append(confirm_path(mails(app, kind="confirm_game")[-1]))
+    answers = [post_form(app.test_client(), path, path).status_code for path in paths]
+    assert answers == [303, 303, 429]
+    assert len(mails(app, kind="invitation")) == 4
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_a_tag_or_a_case_does_not_make_a_new_address(tmp_path: Path) -> None:
+    app = limited_app(tmp_path, LIMIT_PER_ADDRESS="2 per hour")
+    client = app.test_client()
+    hosts = ["ann+1@example.org", "ANN+2@Example.org", "ann@example.org"]
+    assert [create(client, host=host).status_code for host in hosts] == [303, 303, 429]
+    app.extensions["pbem"].engine.dispose()

@@ -92,6 +92,33 @@ def test_every_page_carries_the_security_headers(app: Flask, client: FlaskClient
             assert not INLINE_SCRIPT.search(response.get_data(as_text=True)), path
 
 
+SECRET_IN_PAGE = re.compile(r'name="csrf_token"|/(play|host|watch|my|unsubscribe|confirm)/[\w.-]{20,}')
+
+
+def test_no_page_or_json_with_a_token_is_stored_by_a_cache(app: Flask, client: FlaskClient) -> None:
+    """Every page and JSON twin whose URL or body holds a link's token or a CSRF token, or which
+    lists kept mails, says `no-store`: a shared computer's cache or a proxy would keep the secret."""
+    stored = []
+    checked = 0
+    for path in [*every_page(app, client), "/play/forged", "/host/forged", "/api/play/forged"]:
+        response = app.test_client().get(path)  # a fresh client: a token made for another page is not carried
+        token_in_url = any(f"/{kind}/" in path for kind in ("play", "host", "watch", "my", "confirm"))
+        secret = token_in_url or "unsubscribe/" in path or path.startswith("/outbox")
+        secret = secret or bool(SECRET_IN_PAGE.search(response.get_data(as_text=True)))
+        if secret:
+            checked += 1
+            if "no-store" not in response.headers.get("Cache-Control", ""):
+                stored.append(path)
+    assert checked >= 30 and stored == []
+    host = a_game(client).removeprefix("http://localhost")
+    play = play_path(mails(app, kind="invitation")[-1])
+    for answer in (
+        client.post(f"/api{play}", json={"action": {}, "seq": 0}),  # a JSON answer on a token
+        client.post(f"{host}/notices", data={}),  # a refused form on the host's token
+    ):
+        assert answer.headers["Cache-Control"] == "no-store"
+
+
 def test_no_template_holds_inline_script() -> None:
     for path in Path(templates.__file__).parent.rglob("*.html"):
         assert not INLINE_SCRIPT.search(path.read_text()), path

@@ -17,9 +17,10 @@ from flask.testing import FlaskClient
 
 from service import create_app
 from service.play.hosting import Player, create_game
-from tests.helpers import event_count, mails, play_path, post_form, same_link
+from tests.helpers import event_count, forms, mails, play_path, post_form, same_link
 
 EMAILS = ["ann@example.org", "bo@example.org"]
+HOST_LINK = re.compile(r"http://localhost(/host/[\w.-]+)")
 
 
 def host_page(app: Flask, client: FlaskClient) -> tuple[str, str]:
@@ -47,6 +48,27 @@ def test_host_revokes_a_leaked_link(app: Flask, client: FlaskClient) -> None:
     assert post_form(client, page, "/seats/0/revoke").status_code == 303
     assert client.get(old).status_code == 403
     assert client.get(play_path(mails(app, to=EMAILS[0], kind="link_reissued")[0])).status_code == 200
+
+
+def test_host_replaces_their_own_leaked_link(app: Flask, client: FlaskClient) -> None:
+    game_id, page = host_page(app, client)
+    old_unsubscribe = mails(app, kind="host")[0].unsubscribe_url.removeprefix("http://localhost")
+    assert client.post(page + "/revoke").status_code == 400  # no CSRF token: nothing changes
+    held = {f.action: f.fields for f in forms(client.get(page).get_data(as_text=True))}
+    replaced = client.post(page + "/revoke", data=held[page + "/revoke"])
+    assert replaced.status_code == 303 and replaced.headers["Location"] == "/check-your-mail"
+    told = client.get("/check-your-mail").get_data(as_text=True)
+    assert "mailed to host@example.org" in told
+    refused = client.get(page)
+    assert refused.status_code == 403 and "This host link was replaced" in refused.get_data(as_text=True)
+    cancel = client.post(page + "/cancel", data={**held[page + "/cancel"], "confirmed": "yes"})
+    assert cancel.status_code == 403  # the old link's forms, loaded before, do nothing either
+    (mail,) = mails(app, kind="host_link_reissued")
+    assert mail.to_email == "host@example.org" and "Your new host link" in mail.text_body
+    new = HOST_LINK.search(mail.text_body)
+    assert new and new.group(1) != page and client.get(new.group(1)).status_code == 200
+    assert client.get(old_unsubscribe).status_code == 403  # the old link's unsubscribe goes with it
+    assert app.extensions["pbem"].read_table(game_id).active
 
 
 def test_host_cancels_only_when_confirmed(app: Flask, client: FlaskClient) -> None:

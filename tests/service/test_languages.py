@@ -10,6 +10,7 @@ import sys
 from email.message import Message
 from pathlib import Path
 
+import pytest
 from babel.messages.checkers import python_format
 from babel.messages.pofile import read_po
 from flask import Flask
@@ -174,3 +175,31 @@ def test_a_table_created_in_japanese_invites_in_japanese_with_dates_in_japanese(
     assert re.search(r"\d+月\d+日\([月火水木金土日]\)", page), (
         "times on the page are written the Japanese way"
     )
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\t/evil.example/",
+        "/\n/evil.example/",
+        "\\\\evil.example/",
+        "/\\evil.example/",
+        "//evil.example/",
+        " //evil.example/",
+        "https://evil.example/",
+        "\x01https://evil.example/",
+        "javascript:alert(1)",
+        "evil.example",
+    ],
+)
+def test_the_switch_goes_back_only_to_a_page_of_this_site(tmp_path: Path, target: str) -> None:
+    app = create_app(app_config(tmp_path, None))
+    client = app.test_client()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
+    assert csrf
+    form = {"lang": "ja", "csrf_token": csrf.group(1)}
+    answer = client.post("/language", data={**form, "next": target})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/", target
+    kept = client.post("/language", data={**form, "next": "/rules/dualis?table=1"})
+    assert kept.headers["Location"] == "/rules/dualis?table=1"
+    app.extensions["pbem"].engine.dispose()

@@ -11,6 +11,7 @@ from flask import Flask
 import templates
 from service.mail.drafting import draft_mail
 from service.mail.kinds import MailKind
+from service.play.hosting import set_host_notify
 from service.play.seat_settings import SeatSettings, save_seat_settings
 from tests.service.replay_games import new_game
 
@@ -49,13 +50,16 @@ def test_every_kind_of_game_mail_carries_the_unsubscribe_link(app: Flask) -> Non
             assert mail.unsubscribe_url in mail.html_body, f"{kind}: no unsubscribe link in the HTML"
 
 
-def test_draft_mail_applies_the_readers_setting_to_nudges_only(app: Flask) -> None:
+def test_a_reader_who_turned_mail_off_gets_only_what_it_must(app: Flask) -> None:
     rt = app.extensions["pbem"]
     game_id = new_game(rt, "red_black", 2)
     save_seat_settings(rt, game_id, 0, SeatSettings("none", ""))
+    set_host_notify(rt, game_id, False)
     table = rt.read_table(game_id)
-    drafted = {kind for kind in MailKind if kind.about_one_game and draft_mail(rt, table, kind, 0, CONTEXT)}
-    assert {kind for kind in MailKind if kind.about_one_game} - drafted == {
-        kind for kind in MailKind if kind.nudge
-    }
+    for seat in (0, None):
+        drafted = {
+            kind for kind in MailKind if kind.about_one_game and draft_mail(rt, table, kind, seat, CONTEXT)
+        }
+        assert drafted == {kind for kind in MailKind if kind.about_one_game and kind.essential}, seat
+    assert MailKind.GAME_OVER in drafted and MailKind.HOST_DECISION not in drafted
     assert draft_mail(rt, table, MailKind.YOUR_TURN, 1, CONTEXT) is not None  # the other seat's setting

@@ -18,7 +18,7 @@ from service.mail.digest import send_due_digests
 from service.mail.drafting import draft_mail
 from service.mail.kinds import MailKind
 from service.play.hosting import Player, cancel_game, create_game
-from service.play.my_games import ADDRESS_LIMIT
+from service.play.my_games import ADDRESS_DAILY_LIMIT, ADDRESS_LIMIT
 from service.runtime import Runtime
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails, play_path, post_form, without_links
@@ -180,9 +180,15 @@ def test_bad_links_and_requests_are_refused_and_change_nothing(app: Flask, clien
     assert client.get(footer).status_code == 200  # the invitation's footer link works...
     clock.advance(minutes=1)
     ask(client, ANN)
+    asked = my_path(link_mail(app, ANN).text_body)
+    assert client.get(footer).status_code == 200  # a request (anyone's) revokes nothing...
+    clock.advance(minutes=1)
+    stopped = post_form(client, asked, "/revoke")  # ...the owner does, from a link they hold
+    assert stopped.status_code == 200 and "no longer works" in stopped.get_data(as_text=True)
     fresh = my_path(link_mail(app, ANN).text_body)
-    revoked = client.get(footer)  # ...until the address asks again
-    assert revoked.status_code == 403 and "replaced" in revoked.get_data(as_text=True)
+    for old in (footer, asked):
+        revoked = client.get(old)
+        assert revoked.status_code == 403 and "replaced" in revoked.get_data(as_text=True)
     assert client.get(bo).status_code == 200  # another address's link is untouched
     player = mails(app, to=ANN, kind="invitation")[0].text_body.split("/play/")[1].split()[0]
     token = fresh.removeprefix("/my/")
@@ -198,7 +204,27 @@ def test_bad_links_and_requests_are_refused_and_change_nothing(app: Flask, clien
     clock.advance(days=31)
     expired = client.get(fresh)
     assert expired.status_code == 403 and "expired" in expired.get_data(as_text=True)
-    assert len(mails(app, kind="my_games")) == 1
+    assert len(mails(app, kind="my_games")) == 2  # the one asked for, the one after the revocation
+
+
+def test_a_stranger_asking_revokes_nothing_and_is_limited_by_the_day(app: Flask, client: FlaskClient) -> None:
+    rt, clock = stepping(app, MONDAY)
+    create_game(rt, "red_black", people("Ann", "Bo"), HOST)
+    held = my_path(mails(app, to=ANN, kind="invitation")[0].text_body)
+    answers = []
+    for _ in range(3):  # a stranger asks as often as the hourly limit lets them, hour after hour
+        stranger = app.test_client()
+        answers += [stranger.post("/api/my-games", json={"email": ANN}).status_code for _ in range(4)]
+        clock.advance(hours=1, seconds=1)
+    assert answers == [202, 202, 202, 429, 202, 202, 202, 429, 429, 429, 429, 429]
+    assert len(mails(app, to=ANN, kind="my_games")) == ADDRESS_DAILY_LIMIT
+    assert client.get(held).status_code == 200  # the owner's link still works
+    clock.advance(days=1)
+    assert app.test_client().post("/api/my-games", json={"email": ANN}).status_code == 202
+    api = client.post("/api" + held + "/revoke")  # the JSON twin of the owner's revocation
+    assert api.status_code == 202 and api.get_json()["status"] == "revoked"
+    assert client.get(held).status_code == 403
+    assert client.get(my_path(link_mail(app, ANN).text_body)).status_code == 200
 
 
 def test_every_mail_links_to_its_readers_games(app: Flask, client: FlaskClient) -> None:

@@ -272,3 +272,160 @@ def test_a_reply_from_a_seat_owing_no_move_is_said_to_the_table(app: Flask, list
     assert len(commands(app)) == 1
     with Session(app.extensions["pbem"].engine) as session:
         assert [row.text for row in session.exec(select(TableTalk)).all()] == ["take your time"]
+
+
+# --- issue #29 and #31: what a reply's words say, and what of them the table is shown ------------------
+
+
+def new_game(app: Flask, game: str, names: tuple[str, ...]) -> str:
+    rt = app.extensions["pbem"]
+    players = [Player(name, f"{name.lower()}@example.org") for name in names]
+    return create_game(rt, game, players, players[0], seed=8)
+
+
+def talk_rows(app: Flask) -> list[tuple[int, str, bool]]:
+    with Session(app.extensions["pbem"].engine) as session:
+        return [(row.seat, row.text, row.private) for row in session.exec(select(TableTalk)).all()]
+
+
+def answers(app: Flask, to: str) -> list[OutboxMail]:
+    return [mail for mail in mails(app, to=to) if mail.kind == "reply_outcome"]
+
+
+def test_the_move_on_a_later_line_is_played_and_never_kept_as_talk(app: Flask, listening: int) -> None:
+    game_id = new_duel(app)
+    card = camp_card(app, game_id, 0)
+    message_id, _ = reply(listening, latest_mail(app, ANN).reply_to, f"Hi all,\nplay {card}\ngood luck", ANN)
+    assert inbound_row(app, message_id).status == "moved"
+    assert [c.action for c in commands(app)] == [{"card": card}]
+    assert talk_rows(app) == [(0, "Hi all,\ngood luck", False)]
+
+
+@pytest.mark.parametrize("between", ["\n", ", "])
+def test_numbers_in_another_sentence_do_not_join_a_worded_move(
+    app: Flask, listening: int, between: str
+) -> None:
+    game_id = new_game(app, "dualis", ("Ann", "Bo", "Cy", "Di"))
+    table = app.extensions["pbem"].read_table(game_id)
+    seat = min(table.rules.to_act(table.state))
+    cards = sorted({a["card"] for a in table.rules.legal_actions(table.state, seat)})
+    card, other = next((a, b) for a in cards for b in cards if a != b and (a[0], a[-1]) == (b[0], b[-1]))
+    suit = {"S": "star", "M": "moon", "C": "crown", "F": "flower"}.get(card[0], card[0])
+    colour = {"R": "red", "B": "blue"}.get(card[-1], card[-1])
+    address = f"{table.names[seat].lower()}@example.org"
+    text = f"{card[1:-1]} {suit} {colour} coin{between}I only had {other[1:-1]} good cards"
+    message_id, _ = reply(listening, latest_mail(app, address).reply_to, text, address)
+    assert inbound_row(app, message_id).status == "moved", answers(app, address)[-1].text_body
+    assert [c.action for c in commands(app)] == [{"card": card, "coin": True}]
+
+
+def test_a_bare_dualis_code_is_the_move_without_a_coin(app: Flask, listening: int) -> None:
+    game_id = new_game(app, "dualis", ("Ann", "Bo", "Cy", "Di"))
+    table = app.extensions["pbem"].read_table(game_id)
+    seat = min(table.rules.to_act(table.state))
+    card = table.rules.legal_actions(table.state, seat)[0]["card"]
+    address = f"{table.names[seat].lower()}@example.org"
+    message_id, _ = reply(listening, latest_mail(app, address).reply_to, card, address)
+    assert inbound_row(app, message_id).status == "moved"
+    assert [c.action for c in commands(app)] == [{"card": card}]
+    assert "Played: " in answers(app, address)[-1].text_body
+
+
+def test_a_dupli_pair_in_lower_case_is_read(app: Flask, listening: int) -> None:
+    game_id = new_game(app, "dupli", ("Ann", "Bo", "Cy"))
+    table = app.extensions["pbem"].read_table(game_id)
+    assert {"set": ["drill", "tyranny"]} in table.rules.legal_actions(table.state, 0)
+    message_id, _ = reply(listening, latest_mail(app, ANN).reply_to, "set drill tyranny", ANN)
+    assert inbound_row(app, message_id).status == "moved"
+    assert [c.action for c in commands(app)] == [{"set": ["drill", "tyranny"]}]
+
+
+def test_words_without_a_move_from_a_seat_that_owes_one_are_talk(app: Flask, listening: int) -> None:
+    new_duel(app)
+    message_id, _ = reply(listening, latest_mail(app, ANN).reply_to, "still thinking, sorry!", ANN)
+    assert inbound_row(app, message_id).status == "talked" and commands(app) == []
+    assert talk_rows(app) == [(0, "still thinking, sorry!", False)]
+    assert "table still waits" in answers(app, ANN)[-1].text_body
+
+
+def test_a_pasted_link_or_reply_address_is_never_kept_as_talk(app: Flask, listening: int) -> None:
+    new_duel(app)
+    invitation = latest_mail(app, ANN)
+    link = re.search(r"http://localhost/play/\S+", invitation.text_body)
+    assert link
+    text = f"my link is {link.group(0)} and {invitation.reply_to}, do not tell"
+    message_id, _ = reply(listening, invitation.reply_to, text, ANN)
+    assert inbound_row(app, message_id).status == "talked"
+    ((_, said, _),) = talk_rows(app)
+    token = link.group(0).rsplit("/", 1)[1]
+    assert token not in said and "play+" not in said and token.split(".")[-1] not in said
+    assert said.startswith("my link is") and said.endswith("do not tell")
+
+
+def test_a_quote_without_marks_or_header_leaks_no_link_and_no_hand(app: Flask, listening: int) -> None:
+    game_id = new_duel(app)
+    invitation = latest_mail(app, ANN)
+    card = camp_card(app, game_id, 0)
+    message_id, _ = reply(listening, invitation.reply_to, f"{card}\nthanks!\n\n{invitation.text_body}", ANN)
+    assert inbound_row(app, message_id).status == "moved"
+    assert talk_rows(app) == [(0, "thanks!", False)]
+
+
+def test_a_repeated_reply_never_shows_its_face_down_card(app: Flask, listening: int) -> None:
+    game_id = new_duel(app)
+    to, card = latest_mail(app, ANN).reply_to, camp_card(app, game_id, 0)
+    first, _ = reply(listening, to, card, ANN)
+    assert inbound_row(app, first).status == "moved"
+    again, _ = reply(listening, to, card, ANN)  # the same words, a new Message-ID
+    inbound_row(app, again)
+    assert len(commands(app)) == 1
+    assert [row for row in talk_rows(app) if not row[2]] == [], "nothing of it is shown to Bo"
+
+
+def test_an_auto_responder_without_robot_headers_posts_nothing(app: Flask, listening: int) -> None:
+    new_duel(app)
+    to = latest_mail(app, ANN).reply_to
+    before = len(mails(app))
+    for _ in range(3):
+        text = "I am out of the office until Monday. For urgent matters call 555 0100."
+        message_id, _ = reply(listening, to, text, ANN)
+        assert inbound_row(app, message_id).status == "ignored"
+    assert talk_rows(app) == [] and len(mails(app)) == before
+
+
+def test_near_identical_talk_repeated_is_held_back(app: Flask, listening: int) -> None:
+    new_duel(app)
+    to = latest_mail(app, ANN).reply_to
+    for text in ("Back on Monday, will play then!", "Back on Monday, will play then!!"):
+        inbound_row(app, reply(listening, to, text, ANN)[0])
+    assert talk_rows(app) == [(0, "Back on Monday, will play then!", False)]
+
+
+@pytest.mark.parametrize(
+    ("subject", "text"),
+    [
+        ("Automatic reply: your move", "Thanks for your mail."),
+        ("Re: your move", "I am currently out of the office with limited access to email."),
+        ("自動応答: あなたの番です", "ありがとうございます。"),
+        ("Re: ゲーム", "ただいま休暇をいただいております。12月1日に戻ります。"),
+        ("Abwesenheitsnotiz", "Ich bin nicht im Büro."),
+        ("Re: partie", "Je suis absent du bureau jusqu'au lundi."),
+    ],
+)
+def test_out_of_office_wording_is_known_in_four_languages(subject: str, text: str) -> None:
+    raw = (
+        f"From: ann@example.org\r\nTo: play+abc.def@pbem.localhost\r\nSubject: {subject}\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n"
+    ).encode()
+    assert read_reply_mail(raw).out_of_office
+
+
+def test_hidden_html_is_not_read_as_text() -> None:
+    raw = (
+        b"From: ann@example.org\r\nTo: play+abc.def@pbem.localhost\r\nSubject: Re: x\r\n"
+        b"Content-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<html><head><style>.a{color:red}</style></head><body><div>fold</div>"
+        b'<template>AS KS</template><div style="display: none">preheader QS</div>'
+        b"<span hidden>JS</span></body></html>\r\n"
+    )
+    assert read_reply_mail(raw).text == "fold"

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from rules.base import DEADLINE_EXTENDED, DRAWN, FORFEITED, SEAT_KEPT, SEAT_REPLACED
+from service import create_app
 from service.eventlog.models import EventOrigin, GameStatus, SeatKeeper
 from service.replay.steps import replay_of
+from tests.conftest import app_config
 from tests.helpers import event_count, forms, mails, play_path, post_form
 from tests.service.replay_games import add_moves
 from tests.service.turns import new_game, people, play, stepping, to_act
@@ -181,3 +184,43 @@ def test_the_host_cannot_seat_a_name_passing_for_another_or_for_a_label(
     text = response.get_data(as_text=True)
     assert "reads too much like" in text or "cannot read as a label of the page" in text
     assert event_count(app, game_id) == before and not mails(app, to=EVE)
+
+
+def test_seat_replacements_are_limited_and_an_unsubscribed_seat_hears_only_what_it_must(
+    tmp_path: Path,
+) -> None:
+    app = create_app(app_config(tmp_path, None, RATE_LIMITS=True, LIMIT_PER_ADDRESS="3 per hour"))
+    client = app.test_client()
+    with app.app_context():
+        rt, _ = stepping(app)
+        game_id = new_game(rt, "red_black", people("Ann", "Bo"), move_days=0)
+        host = host_link(app, game_id)
+        ann = mails(app, to="ann@example.org", kind="invitation")[0]
+        assert client.post(ann.unsubscribe_url.removeprefix("http://localhost")).status_code == 200
+        answers = [
+            post_form(
+                client, host, "/seats/1/replace", name=f"Spam {n}", email=f"s{n}@example.net"
+            ).status_code
+            for n in range(5)
+        ]
+        assert answers == [303, 303, 303, 429, 429]  # the game's seats are mailed at most 3 times an hour
+        assert len({m.to_email for m in mails(app, kind="taken_over")}) == 3
+        for path in ("/seats/1/keeper",):  # the game's budget is spent: its other takeovers wait too
+            assert post_form(client, host, path, keeper="in").status_code == 429
+        assert not mails(app, to="ann@example.org", kind="host_decision")  # Ann turned mail off
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_an_unsubscribed_seat_still_hears_that_its_game_ended(app: Flask, client: FlaskClient) -> None:
+    rt, _ = stepping(app)
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"), move_days=0)
+    host = host_link(app, game_id)
+    ann = mails(app, to="ann@example.org", kind="invitation")[0]
+    assert client.post(ann.unsubscribe_url.removeprefix("http://localhost")).status_code == 200
+    assert post_form(client, host, "/seats/1/keeper", keeper="in").status_code == 303
+    assert post_form(client, host, "/seats/1/keeper", keeper="out").status_code == 303
+    assert post_form(client, host, "/seats/1/replace", name="Cy", email="cy@example.org").status_code == 303
+    assert len(mails(app, to="bo@example.org", kind="host_decision")) == 2  # Bo still hears
+    assert not mails(app, to="ann@example.org", kind="host_decision")
+    assert post_form(client, host, "/draw", confirmed="yes").status_code == 303
+    assert [m.kind for m in mails(app, to="ann@example.org")][-1] == "game_over"
