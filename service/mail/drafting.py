@@ -193,7 +193,7 @@ def _drafted_in_language(
         "overview": rt.link(f"/game/{table.game_id}"),
         "due": format_time(due, zone_name(table, seat)) if due else None,
         "zone": zone_name(table, seat),
-        "can_reply": seat is not None,
+        "can_reply": seat is not None and kind.answerable,
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }
@@ -210,7 +210,7 @@ def _drafted_in_language(
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
         language=language,
-        reply_to=reply_address(rt, table, seat) if seat is not None else "",
+        reply_to=reply_address(rt, table, seat) if seat is not None and kind.answerable else "",
     )
 
 

@@ -91,6 +91,12 @@ class MailKind(StrEnum):
         return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME, MailKind.MY_GAMES)
 
     @property
+    def answerable(self) -> bool:
+        """Whether its reader may answer it with a move or plays chosen ahead (a reply address and the
+        line inviting one): not the mail telling a player their seat was given to someone else."""
+        return self is not MailKind.REPLACED
+
+    @property
     def starts_thread(self) -> bool:
         """Whether the mail opens its reader's thread of this game (later mails refer to it)."""
         return self in (MailKind.INVITATION, MailKind.HOST)
