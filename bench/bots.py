@@ -1,21 +1,32 @@
-"""The seat-keeper against random players: win rate over seeded matches, and the keeper's speed.
+"""Bot tournament: a search bot level against the seat-keeper over duplicate deals, for each game.
 
-A random player picks uniformly among the legal actions with a seeded random.Random. The keeper's
-seats alternate from match to match (Duālis partnerships: seats 0+2, then 1+3; one-seat games: the
-keeper's seat rotates). Moves per second count only the keeper's own decisions (choose_action).
+Each deal (a seed) is played twice with sides swapped: Duālis a bot partnership (0+2, then 1+3)
+against a keeper partnership; Red and Black Duel the bot in seat 0, then seat 1; Double Side Play and
+Dupli one bot seat among keepers, in seat s then seat s + n/2 (s rotating with the deal). A match
+counts 1 for a bot win, 1/k for a win shared by k seats of which the bot holds one. Printed: the bot's
+score with a 95% Wilson interval against the bar (Duālis and Red and Black 50% of two sides; the
+n-player games the 1/n share), and the CPU time of the bot's decisions (median, p95) and fallbacks.
 
-.venv/bin/python bench/bots.py [--dualis 100] [--iso 40] [--red-black 200] [--double-side 40] [--dupli 100]
+Runs in parallel-safe chunks: `--chunk K/M` plays the deals whose index is K modulo M and writes one
+JSON line per match to `--out`; `--report FILE ...` adds up such files and prints the table.
+
+    nice -n 10 .venv/bin/python bench/bots.py --games dualis,red_black --deals 200 --level strong \\
+        --chunk 0/2 --out /tmp/t0.jsonl &
+    nice -n 10 .venv/bin/python bench/bots.py ... --chunk 1/2 --out /tmp/t1.jsonl
+    .venv/bin/python bench/bots.py --report /tmp/t0.jsonl /tmp/t1.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import random
+import json
+import math
+import statistics
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,120 +34,138 @@ from rules import get_game
 from rules.base import Action, Game
 
 
-def load_keeper() -> Callable[[Game, dict[str, Any], list[Action], int], Action]:
-    """bots.choose_action. Run as a script, this file's folder leads sys.path and its own name would
-    hide the `bots` package, so that folder is dropped first."""
+def load_bots() -> tuple[Callable[..., Action], Callable[..., Any], Callable[[int, int, int], int]]:
+    """bots.choose_action, bots.decide and bots.search_seed. Run as a script, this file's folder
+    leads sys.path and its own name would hide the `bots` package, so that folder is dropped first."""
     here = Path(__file__).resolve().parent
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     sys.modules.pop("bots", None)
-    return importlib.import_module("bots").choose_action
+    module = importlib.import_module("bots")
+    return module.choose_action, module.decide, module.search_seed
 
 
-choose_action = load_keeper()
+choose_action, decide, search_seed = load_bots()
+
+SEATS = {"dualis": 4, "red_black": 2, "double_side": 4, "dupli": 4}
 
 
 @dataclass
-class Tally:
-    """Matches won, drawn (a shared win) and played by the keeper, and the time its moves took."""
+class Match:
+    """One match of a deal: the game, the deal, the bot's seats, its score and its decisions' CPU."""
 
-    won: int = 0
-    drawn: int = 0
-    played: int = 0
-    moves: int = 0
-    seconds: float = 0.0
-
-    def line(self, label: str) -> str:
-        """The tally as one printed line."""
-        lost = self.played - self.won - self.drawn
-        rate = 100 * self.won / self.played if self.played else 0.0
-        return f"{label}: bot won {self.won}/{self.played} ({rate:.0f}%), draws {self.drawn}, lost {lost}"
+    game: str
+    deal: int
+    bot_seats: list[int]
+    score: float
+    times: list[float] = field(default_factory=list)
+    fallbacks: int = 0
 
 
-def play_match(
-    name: str, seed: int, seats: int, options: dict[str, Any], keeper: set[int], tally: Tally
-) -> dict[str, Any]:
-    """One match with the keeper in `keeper` seats and random players elsewhere; the result."""
-    game = get_game(name)
-    rng = random.Random(f"bench:{name}:{seed}")
-    state = game.fold(game.start(seed, seats, options))
+def bot_sides(game: str, deal: int) -> list[set[int]]:
+    """The bot's seats in the two plays of a deal (sides swapped)."""
+    if game == "dualis":
+        return [{0, 2}, {1, 3}]
+    n = SEATS[game]
+    first = deal % n
+    return [{first}, {(first + n // 2) % n}]
+
+
+def play(game: Game[Any], deal: int, bots: set[int], level: str) -> Match:
+    """One match: the bot of `level` in `bots`, the seat-keeper elsewhere."""
+    state = game.fold(game.start(deal, SEATS[game.name], {}))
+    match = Match(game.name, deal, sorted(bots), 0.0)
+    step = 0
     while (result := game.result(state)) is None:
         seat = min(game.to_act(state))
-        legal = game.legal_actions(state, seat)
-        if seat in keeper:
-            view = game.view(state, seat)
-            start = time.perf_counter()
-            action = choose_action(game, view, legal, seat)
-            tally.seconds += time.perf_counter() - start
-            tally.moves += 1
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        step += 1
+        if seat in bots:
+            start = time.process_time()
+            decision = decide(game, view, legal, seat, level, search_seed(deal, step, seat))
+            match.times.append(time.process_time() - start)
+            match.fallbacks += decision.fallback is not None
+            action = decision.action
         else:
-            action = rng.choice(legal)
+            action = choose_action(game, view, legal, seat)
         for event in game.act(state, seat, action):
             state = game.apply(state, event)
-    return result
-
-
-def record(result: dict[str, Any], keeper: set[int], tally: Tally) -> None:
-    """Count a result: won when only keeper seats won, drawn when they shared the win."""
     winners = set(result["winners"])
-    tally.played += 1
-    if winners and winners <= keeper:
-        tally.won += 1
-    elif winners & keeper:
-        tally.drawn += 1
+    match.score = (
+        len(winners & bots) / len(winners)
+        if winners and game.name != "dualis"
+        else float(bool(winners) and winners <= bots)
+    )
+    return match
 
 
-def run(label: str, matches: int, one_match: Callable[[int, Tally], None]) -> Tally:
-    """Play the seeded matches and print the tally with the keeper's speed."""
-    tally = Tally()
-    start = time.perf_counter()
-    for seed in range(matches):
-        one_match(seed, tally)
-    elapsed = time.perf_counter() - start
-    speed = tally.moves / tally.seconds if tally.seconds else 0.0
-    print(f"{tally.line(label)}  [{tally.moves} bot moves, {speed:,.0f} moves/s, {elapsed:.1f}s]", flush=True)
-    return tally
+def run(games: list[str], deals: int, level: str, chunk: tuple[int, int], out: Path) -> None:
+    """Play this chunk's deals of every game, one JSON line per match."""
+    part, parts = chunk
+    with out.open("a") as sink:
+        for deal in range(deals):
+            if deal % parts != part:
+                continue
+            for name in games:
+                for bots in bot_sides(name, deal):
+                    match = play(get_game(name), deal, bots, level)
+                    sink.write(json.dumps({**asdict(match), "level": level}) + "\n")
+                    sink.flush()
 
 
-def partnership(options: dict[str, Any]) -> Callable[[int, Tally], None]:
-    """Duālis partnerships: the keeper holds seats 0+2 in even matches and 1+3 in odd ones."""
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a proportion `score / n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 
-    def one(seed: int, tally: Tally) -> None:
-        keeper = {0, 2} if seed % 2 == 0 else {1, 3}
-        record(play_match("dualis", seed, 4, options, keeper, tally), keeper, tally)
 
-    return one
-
-
-def single_seat(name: str, seats: int, options: dict[str, Any]) -> Callable[[int, Tally], None]:
-    """The keeper in one seat (rotating with the seed) against random players in the others."""
-
-    def one(seed: int, tally: Tally) -> None:
-        keeper = {seed % seats}
-        record(play_match(name, seed, seats, options, keeper, tally), keeper, tally)
-
-    return one
+def report(files: Iterable[Path]) -> None:
+    """Add up the matches of the files and print the table."""
+    rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for path in files:
+        for line in path.read_text().splitlines():
+            match = json.loads(line)
+            rows.setdefault((match["game"], match["level"]), []).append(match)
+    print(
+        f"{'game':12} {'level':7} {'deals':>5} {'matches':>7} {'score':>6} {'95% CI':>15} {'bar':>5} "
+        f"{'clears':>6} {'median s':>8} {'p95 s':>6} {'fallbacks':>9}"
+    )
+    for (game, level), matches in sorted(rows.items()):
+        n, score = len(matches), sum(m["score"] for m in matches)
+        low, high = wilson(score, n)
+        bar = 0.55 if SEATS[game] == 2 or game == "dualis" else 1.3 / SEATS[game]
+        times = sorted(t for m in matches for t in m["times"])
+        p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+        median = statistics.median(times) if times else 0.0
+        deals = len({m["deal"] for m in matches})
+        fallbacks = sum(m["fallbacks"] for m in matches)
+        print(
+            f"{game:12} {level:7} {deals:5d} {n:7d} {score / n:6.1%} [{low:5.1%}, {high:5.1%}] {bar:5.0%} "
+            f"{'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {fallbacks:9d}"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--dualis", type=int, default=100, help="Duālis partnership matches")
-    parser.add_argument("--iso", type=int, default=40, help="Duālis Iso Play matches (4 seats)")
-    parser.add_argument("--red-black", type=int, default=200, help="Red and Black Duel matches")
-    parser.add_argument("--double-side", type=int, default=40, help="Double Side Play matches (4 seats)")
-    parser.add_argument("--dupli", type=int, default=100, help="Dupli matches (4 seats)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", default="dualis,red_black,double_side,dupli", help="comma-separated games")
+    parser.add_argument("--deals", type=int, default=200, help="deals per game (each played twice)")
+    parser.add_argument("--level", default="strong", help="the bot level against the seat-keeper")
+    parser.add_argument("--chunk", default="0/1", help="K/M: play the deals whose index is K modulo M")
+    parser.add_argument("--out", type=Path, help="JSON lines of the matches (default: print the table only)")
+    parser.add_argument("--report", type=Path, nargs="+", help="print the table of these JSON-lines files")
     args = parser.parse_args()
-    print("seat-keeper against random players (seeded matches, keeper seats alternate)")
-    if args.dualis:
-        run("dualis", args.dualis, partnership({}))
-    if args.iso:
-        run("dualis iso (1 bot, 3 random; chance 25%)", args.iso, single_seat("dualis", 4, {"iso": True}))
-    if args.red_black:
-        run("red_black", args.red_black, single_seat("red_black", 2, {}))
-    if args.double_side:
-        label = "double_side (1 bot, 3 random; chance 25%)"
-        run(label, args.double_side, single_seat("double_side", 4, {}))
-    if args.dupli:
-        run("dupli (1 bot, 3 random; chance 25%)", args.dupli, single_seat("dupli", 4, {}))
+    if args.report:
+        report(args.report)
+        return
+    part, parts = (int(x) for x in args.chunk.split("/"))
+    out = args.out or Path(f"/tmp/bench-bots-{args.level}-{part}-{parts}.jsonl")
+    run(args.games.split(","), args.deals, args.level, (part, parts), out)
+    report([out])
 
 
 if __name__ == "__main__":

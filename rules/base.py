@@ -23,6 +23,7 @@ from rules.messages import plain as plain
 from rules.messages import require as require
 from rules.messages import together as together
 from rules.messages import word as word
+from rules.rng import SeededRandom
 from rules.shapes import Action, Shape, actions_schema, check_action
 
 Event = dict[str, Any]
@@ -77,6 +78,14 @@ SEAT_REPLACED = "SeatReplaced"
 SEAT_KEPT = "SeatKept"
 DEADLINE_EXTENDED = "DeadlineExtended"
 TABLE_EVENTS = frozenset({SEAT_REPLACED, SEAT_KEPT, DEADLINE_EXTENDED})
+# The bots a seat may be given, weakest first, in words (bots.LEVELS plays them): the seat-keeper,
+# and search bots of two strengths. A SeatKept event without a level is the seat-keeper's.
+KEEPER = "keeper"
+BOT_LEVELS: dict[str, str] = {
+    KEEPER: N_("seat-keeper"),
+    "steady": N_("steady"),
+    "strong": N_("strong"),
+}
 
 
 @dataclass(frozen=True)
@@ -362,6 +371,18 @@ class Game(ABC, Generic[S]):
             return {"winners": list(ended.winners), "draw": True}
         return None
 
+    def determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> S:
+        """A complete state that `view` (a seat's view of a running game) could have come from, its
+        hidden parts (other hands, face-down cards, the cards set aside, the draw pile, the seed)
+        dealt from `rng` consistently with everything the view shows or implies, so that
+        `view(state, seat) == view`. Search bots play such states out instead of the real one."""
+        require_running_view(view)
+        return self._determinize(view, rng)
+
+    @abstractmethod
+    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> S:
+        """The game's own dealing of the hidden parts of a running game's view."""
+
     @abstractmethod
     def _result(self, state: S) -> dict[str, Any] | None:
         """The result of the play: None while it runs."""
@@ -400,9 +421,13 @@ class Game(ABC, Generic[S]):
         require(name.strip(), N_("Give the new player's name."))
         return [self.event(SEAT_REPLACED, seat=seat, name=name, replaced=replaced)]
 
-    def keep_seat(self, state: S, seat: int, by_keeper: bool, seats: int) -> list[Event]:
-        """The event of the seat-keeper taking over a seat of the running game (or giving it back)."""
+    def keep_seat(self, state: S, seat: int, by_keeper: bool, seats: int, level: str = KEEPER) -> list[Event]:
+        """The event of a bot of `level` taking over a seat of the running game (or giving it back).
+        The seat-keeper's event has no level, as every such event had before levels."""
         self._require_seat(state, seat, seats)
+        require(level in BOT_LEVELS, N_("There is no such bot level."))
+        if by_keeper and level != KEEPER:
+            return [self.event(SEAT_KEPT, seat=seat, by_keeper=True, level=level)]
         return [self.event(SEAT_KEPT, seat=seat, by_keeper=by_keeper)]
 
     def extend_deadline(self, state: S, seat: int, days: int, seats: int) -> list[Event]:
@@ -425,7 +450,9 @@ class Game(ABC, Generic[S]):
         if kind == "replace" and has_seat and _strings(decision, "name", "replaced"):
             return self.replace_seat(state, decision["seat"], decision["name"], decision["replaced"], seats)
         if kind == "keep" and has_seat and isinstance(decision.get("by_keeper"), bool):
-            return self.keep_seat(state, decision["seat"], decision["by_keeper"], seats)
+            level = decision.get("level", KEEPER)
+            require(isinstance(level, str), N_("There is no such bot level."))
+            return self.keep_seat(state, decision["seat"], decision["by_keeper"], seats, level)
         days = decision.get("days")
         if kind == "extend" and has_seat and isinstance(days, int) and not isinstance(days, bool):
             return self.extend_deadline(state, decision["seat"], days, seats)
@@ -558,14 +585,26 @@ def replace_decision(seat: int, name: str, replaced: str) -> Action:
     return {"decision": "replace", "seat": seat, "name": name, "replaced": replaced}
 
 
-def keep_decision(seat: int, by_keeper: bool) -> Action:
-    """The decision that the seat-keeper plays `seat` (or, `by_keeper` false, that its player does)."""
+def keep_decision(seat: int, by_keeper: bool, level: str = KEEPER) -> Action:
+    """The decision that a bot of `level` plays `seat` (or, `by_keeper` false, that its player does);
+    the seat-keeper's decision has no level, as before levels."""
+    if by_keeper and level != KEEPER:
+        return {"decision": "keep", "seat": seat, "by_keeper": True, "level": level}
     return {"decision": "keep", "seat": seat, "by_keeper": by_keeper}
 
 
 def extend_decision(seat: int, days: int) -> Action:
     """The decision to give `seat` a fresh clock of `days` days for the move it owes."""
     return {"decision": "extend", "seat": seat, "days": days}
+
+
+def require_running_view(view: Mapping[str, Any]) -> None:
+    """ValueError unless `view` is a seat's view of a game being played (nothing to deal otherwise)."""
+    over = view.get("result") is not None or view.get("winners") is not None
+    if not isinstance(view.get("seat"), int) or view.get("closure") or over:
+        raise ValueError("only a seat's view of a running game can be dealt again")
+    if not view.get("to_act"):
+        raise ValueError("only a seat's view of a game waiting on a move can be dealt again")
 
 
 def _strings(decision: Action, *keys: str) -> bool:
@@ -624,6 +663,12 @@ def table_line(event: Event, names: list[str]) -> Message:
             "player": event["name"],
         }
     if event["type"] == SEAT_KEPT:
+        level = event.get("level", KEEPER)  # absent in the seat-keeper's events, old and new
+        if event["by_keeper"] and level != KEEPER:
+            return N_("The host gave the seat of %(player)s to a bot (%(level)s)."), {
+                "player": player,
+                "level": word(BOT_LEVELS[level]),
+            }
         if event["by_keeper"]:
             return N_("The host gave the seat of %(player)s to the seat-keeper."), {"player": player}
         return N_("The host gave the seat back to %(player)s: the seat-keeper no longer plays it."), {

@@ -42,6 +42,7 @@ from rules.base import (
     require,
     word,
 )
+from rules.determinize import TrickTable, deal_trick_round, new_seed
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Shape
 from rules.tricks import (
@@ -246,6 +247,26 @@ def _parse_dice(dice: object, seats: int) -> tuple[tuple[Dice, ...], ...]:
                 )
         rounds.append(tuple((pair[0], pair[1]) for pair in entry))
     return tuple(rounds)
+
+
+def trick_from_json(trick: Mapping[str, Any]) -> CompletedTrick[Play]:
+    """A completed trick from its JSON (`_trick_view`)."""
+    plays = tuple(Play(seat=p["seat"], card=p["card"]) for p in trick["plays"])
+    return CompletedTrick(trick["number"], plays, trick["winner"])
+
+
+def record_from_json(record: Mapping[str, Any]) -> RoundRecord:
+    """A score-sheet line from its JSON (`_record_view`) while the game runs: the cards set aside
+    then are not shown, and nothing ahead depends on them."""
+    return RoundRecord(
+        number=record["round"],
+        dice=tuple((a, b) for a, b in record["dice"]),
+        tricks=tuple(record["tricks"]),
+        scorers=tuple(record["scorers"]),
+        points=tuple(record["points"]),
+        trump=record["trump"],
+        set_aside=(),
+    )
 
 
 def _json_copy(value: object) -> object:
@@ -744,6 +765,61 @@ class DoubleSide(Game[State]):
             "winners": list(state.winners) if state.winners is not None else None,
             "colour_names": dict(COLOUR_NAMES),
         }
+
+    # --- the seat's view dealt again (search bots) -----------------------------------------
+
+    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
+        """The view's round with the unseen cards dealt again over the other hands, the set-aside
+        cards and the tricks lying face down; dice, trump and scores as the view shows them."""
+        players, current = view["players"], view["current_trick"]
+        seats = len(players)
+        shown = [trick_from_json(t) for t in view["tricks"]]
+        trick = tuple(Play(seat=p["seat"], card=p["card"]) for p in current["plays"])
+        face_down = current["number"] - 1 - len(shown)
+        table = TrickTable(
+            deck=DECK,
+            seat=view["seat"],
+            hand=[c["card"] for c in view["hand"]],
+            hand_counts=[p["cards"] for p in players],
+            set_aside=view["set_aside_count"],
+            shown=[[(p.seat, p.card) for p in t.plays] for t in shown] + [[(p.seat, p.card) for p in trick]],
+            face_down=face_down,
+            hidden_wins=[p["tricks"] - sum(t.winner == p["seat"] for t in shown) for p in players],
+        )
+        deal = deal_trick_round(table, colour, rng)
+        hidden = tuple(
+            CompletedTrick(n, tuple(Play(seat=s, card=c) for s, c in enumerate(cards)), winner)
+            for n, (cards, winner) in enumerate(zip(deal.face_down, deal.winners, strict=True), start=1)
+        )
+        previous = view["previous_round"]
+        return State(
+            seed=new_seed(rng),
+            seats=seats,
+            trump_option=view["options"]["trump"],
+            open_history=view["options"]["open_history"],
+            decks=(),
+            fixed_dice=(),
+            round=view["round"],
+            phase=view["phase"],
+            hands=deal.hands,
+            set_aside=deal.set_aside,
+            rolls=tuple(tuple((a, b) for a, b in p["rolls"]) for p in players),
+            dice=tuple((p["dice"][0], p["dice"][1]) for p in players),
+            leader=view["leader"],
+            leader_reason=view["leader_reason"],
+            chooser=view["trump_chooser"],
+            chooser_reason=view["trump_chooser_reason"],
+            trump=view["trump"],
+            turned=view["turned_over"],
+            turn=view["turn"] if view["phase"] == "play" else current["leader"],
+            trick_number=current["number"],
+            trick=trick,
+            completed=(*hidden, *shown),
+            previous_trick=trick_from_json(previous["last_trick"]) if previous else None,
+            tricks_won=tuple(p["tricks"] for p in players),
+            points=tuple(view["points"]),
+            history=tuple(record_from_json(r) for r in view["history"]),
+        )
 
     def _player_view(self, state: State, seat: int) -> dict[str, Any]:
         """One seat's public line: dice (and re-rolls), targets, tricks, on target, points, cards left."""

@@ -49,6 +49,7 @@ from rules.base import (
     together,
     word,
 )
+from rules.determinize import TrickTable, deal_trick_round, new_seed
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Shape
 from rules.tricks import (
@@ -746,6 +747,52 @@ class Dualis(Game[State]):
             view["set_aside"] = list(state.set_aside)
         return view
 
+    # --- the seat's view dealt again (search bots) -----------------------------------------
+
+    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
+        """The view's round with the unseen cards dealt again over the other hands, the set-aside
+        cards and the tricks lying face down; the public table as the view shows it."""
+        seats, options, players = view["seats"], view["options"], view["players"]
+        shown = [settled_from_json(t) for t in view["history"]]
+        trick = tuple(played_from_json(p) for p in view["trick"]["plays"])
+        face_down = view["trick"]["number"] - 1 - len(shown)
+        table = TrickTable(
+            deck=CARDS,
+            seat=view["seat"],
+            hand=view["hand"],
+            hand_counts=[p["hand_count"] for p in players],
+            set_aside=len(CARDS) - seats * view["tricks_per_round"],
+            shown=[[(p.seat, p.card) for p in t.plays] for t in shown] + [[(p.seat, p.card) for p in trick]],
+            face_down=face_down,
+            hidden_wins=[p["tricks"] - sum(t.winner == p["seat"] for t in shown) for p in players],
+        )
+        deal = deal_trick_round(table, suit_of, rng)
+        hidden = tuple(
+            face_down_trick(number, cards, winner)
+            for number, (cards, winner) in enumerate(zip(deal.face_down, deal.winners, strict=True), start=1)
+        )
+        previous = view["previous_round"]
+        return State(
+            seed=new_seed(rng),
+            seats=seats,
+            short=options["short"],
+            high_low=options["high_low"],
+            iso=options["iso"],
+            open_history=options["open_history"],
+            decks=(),
+            round=view["round"],
+            hands=tuple(tuple(sort_cards(h)) for h in deal.hands),
+            set_aside=tuple(sort_cards(deal.set_aside)),
+            centre=(view["centre"]["R"], view["centre"]["B"]),
+            coins=tuple((p["coins_by_colour"]["R"], p["coins_by_colour"]["B"]) for p in players),
+            won=tuple(p["tricks"] for p in players),
+            leader=view["leader"],
+            trick=trick,
+            completed=(*hidden, *shown),
+            previous_trick=settled_from_json(previous["last_trick"]) if previous else None,
+            results=tuple(RoundResult(**{k: _tuple(v) for k, v in r.items()}) for r in view["rounds"]),
+        )
+
     def _previous_round(self, state: State) -> dict[str, Any] | None:
         """The round before, its score and last trick, while the new round has no trick won yet."""
         if state.completed or state.previous_trick is None or state.winners is not None:
@@ -1072,6 +1119,48 @@ def settled_json(trick: SettledTrick) -> dict[str, Any]:
         "direction": trick.direction,
         "reason": trick.reason,
     }
+
+
+def played_from_json(play: Mapping[str, Any]) -> PlayedCard:
+    """A card in a trick from its JSON (`play_json`)."""
+    return PlayedCard(seat=play["seat"], card=play["card"], coin=play["coin"], colour=play["colour"])
+
+
+def settled_from_json(trick: Mapping[str, Any]) -> SettledTrick:
+    """A settled trick from its JSON (`settled_json`)."""
+    return SettledTrick(
+        number=trick["number"],
+        plays=tuple(played_from_json(p) for p in trick["plays"]),
+        winner=trick["winner"],
+        card=trick["card"],
+        led_suit=trick["led_suit"],
+        centre=(trick["centre"]["R"], trick["centre"]["B"]),
+        trump=trick["trump"],
+        direction=trick["direction"],
+        reason=trick["reason"],
+    )
+
+
+def face_down_trick(number: int, cards: Sequence[str], winner: int) -> SettledTrick:
+    """A trick of the round no view shows, dealt again: one card of each seat (by seat) and its
+    winner. What decided it is not known, and nothing of the play ahead depends on it."""
+    plays = tuple(PlayedCard(seat=s, card=c, colour=CARD_INFO[c][2]) for s, c in enumerate(cards))
+    return SettledTrick(
+        number=number,
+        plays=plays,
+        winner=winner,
+        card=cards[winner],
+        led_suit=suit_of(cards[0]),
+        centre=(0, 0),
+        trump=None,
+        direction="high",
+        reason="face down",
+    )
+
+
+def _tuple(value: Any) -> Any:
+    """A JSON list as a tuple (for the frozen records), anything else as it is."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def face_down_settled(trick: dict[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from rules.base import (
     require,
     word,
 )
+from rules.determinize import Place, deal_hidden, new_seed, unseen
 from rules.rng import SeededRandom
 from rules.shapes import Choice, Shape
 
@@ -544,6 +545,55 @@ class RedBlackDuel(Game[State]):
             "result": self.result(state),
         }
 
+    # --- the seat's view dealt again (search bots) -----------------------------------------
+
+    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
+        """The view's round with the unseen cards dealt again over the other hand, its face-down
+        card, the draw pile and the discards (the last comparison of the round before lies among
+        the discards unless a shuffle since took every card back)."""
+        me, phase = view["seat"], view["phase"]
+        other = 1 - me
+        camp = view["camp_cards"]
+        plays = tuple(comparison_from_json(p) for p in view["plays"])
+        mine_down = view["face_down"] if phase == "play" else None
+        previous = view["previous_play"]
+        known_discards = list(previous["cards"]) if previous and view["discards"] else []
+        seen = [*(c for c in camp if c), *(c for p in plays for c in p.cards), *known_discards]
+        cards = unseen(DECK, view["hand"], [mine_down] if mine_down else [], seen)
+        other_down = view["placed"][other] and (phase == "play" or camp[other] is None)
+        places = [
+            Place("hand", view["hand_counts"][other]),
+            Place("down", int(other_down)),
+            Place("pile", view["deck_left"]),
+            Place("discards", view["discards"] - len(known_discards)),
+        ]
+        dealt = deal_hidden(cards, places, lambda card: "card", rng)
+        hands = _put(((), ()), me, tuple(view["hand"]))
+        hands = _put(hands, other, tuple(dealt["hand"]))
+        down = dealt["down"][0] if dealt["down"] else None
+        table = _put(_put((None, None), me, mine_down), other, down if phase == "play" else None)
+        camp_cards = _put(
+            _put(tuple(camp), other, camp[other] or (down if phase == "camp" else None)), me, camp[me]
+        )
+        return State(
+            seed=new_seed(rng),
+            decks=(),
+            deck_number=view["deck_number"],
+            pile=tuple(dealt["pile"]),
+            discards=(*known_discards, *dealt["discards"]),
+            round=view["round"],
+            phase=phase,
+            chips=(view["chips"][0], view["chips"][1]),
+            pot=view["pot"],
+            hands=hands,
+            camp_cards=camp_cards,
+            camps=(view["camps"][0], view["camps"][1]),
+            leader=view["leader"],
+            table=table,
+            plays=plays,
+            outcomes=outcomes_from_json(view["rounds"], previous),
+        )
+
     # --- replay ------------------------------------------------------------------------------
 
     def _open_view(self, state: State) -> dict[str, Any]:
@@ -719,6 +769,25 @@ def _play_json(play: Comparison) -> dict[str, Any]:
         "reason": play.reason,
         "colour": colour_of(win),
     }
+
+
+def comparison_from_json(play: Mapping[str, Any]) -> Comparison:
+    """A settled comparison from its JSON (`_play_json`)."""
+    first, second = play["cards"]
+    return Comparison(play["number"], play["leader"], (first, second), play["winner"], play["reason"])
+
+
+def outcomes_from_json(
+    rounds: Sequence[Mapping[str, Any]], previous: Mapping[str, Any] | None
+) -> tuple[Outcome, ...]:
+    """The finished rounds from their JSON (`_outcome_json`); the last one's last comparison when the
+    view shows it (earlier ones no view shows, and nothing ahead depends on them)."""
+    outcomes = [
+        Outcome(r["round"], r["winner"], r["how"], r["colour"], r["folder"], r["pot"], None) for r in rounds
+    ]
+    if outcomes and previous:
+        outcomes[-1] = replace(outcomes[-1], last_play=comparison_from_json(previous))
+    return tuple(outcomes)
 
 
 def _previous_play(state: State) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 
 from rules import GAMES
+from rules.base import BOT_LEVELS, KEEPER
 from service import create_app
 from service.config import deployed
 from service.db import migrate
@@ -72,9 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         action="append",
         default=[],
-        type=int,
-        metavar="SEAT",
-        help="seat SEAT (from 0) is played by the seat-keeper; the emails fill the other seats",
+        type=bot_seat,
+        metavar="SEAT[:LEVEL]",
+        help="seat SEAT (from 0) is played by a bot of LEVEL (keeper, steady or strong; the seat-keeper "
+        "when none is given); the emails fill the other seats",
     )
     new.add_argument(
         "--days",
@@ -152,16 +154,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     return serve(app, args.host, args.port, args.threads)
 
 
+def bot_seat(value: str) -> tuple[int, str]:
+    """A --bot value: SEAT or SEAT:LEVEL (argparse's error for anything else)."""
+    seat, _, level = value.partition(":")
+    if not seat.isdigit():
+        raise argparse.ArgumentTypeError(f"{value!r} is not SEAT or SEAT:LEVEL (a seat number from 0)")
+    if level and level not in BOT_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}"
+        )
+    return int(seat), level or KEEPER
+
+
 def new_game(app: Flask, args: argparse.Namespace) -> int:
     names = args.name + [name_from_address(email) for email in args.email[len(args.name) :]]
     people = iter(Player(name, email) for name, email in zip(names, args.email, strict=True))
-    bots = sorted(set(args.bot))
+    levels = dict(args.bot)
+    bots = sorted(levels)
     seats = len(args.email) + len(bots)
     if any(not 0 <= seat < seats for seat in bots):
         print(f"error: a --bot seat must be from 0 to {seats - 1}")
         return 2
     players = [
-        seat_keeper("", bots.index(seat) + 1, len(bots)) if seat in bots else next(people)
+        seat_keeper("", bots.index(seat) + 1, len(bots), levels[seat]) if seat in bots else next(people)
         for seat in range(seats)
     ]
     host_email = args.host_email or args.email[0]

@@ -31,6 +31,7 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "MAIL_DOMAIN": ("pbem.localhost", str),
     "LINK_MAX_AGE_DAYS": (400, int),
     "MY_GAMES_LINK_DAYS": (30, int),  # a "my games" link expires after this
+    "REPLIES_PER_SEAT_HOUR": (20, int),  # replies read per seat an hour: a person answers a few times
     "REPLY_ADDRESS_MAX_AGE_DAYS": (60, int),  # a reply to an older mail is refused (a move may take weeks)
     # The authserv-id whose Authentication-Results (RFC 8601) the reply path trusts: the receiving
     # mail exchanger's own; unset, a reply's From is checked against the seat's address only.

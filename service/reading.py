@@ -15,11 +15,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from rules.base import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
 from service.localtime import browser_may_localise, zone_name
+from service.move_words import move_in_words, move_label
 from service.replay.fairness import game_commitment
 from service.replay.pace import pace_json, table_pace
 from service.replay.steps import (
@@ -54,6 +56,13 @@ class SeatReading:
     name: str
     email: str
     keeper: SeatKeeper
+    level: str = KEEPER  # the level of the bot that plays it, while a bot does
+
+    @property
+    def bot_words(self) -> str | None:
+        """The level of the bot playing the seat in words (a msgid, for gettext), None for the
+        seat-keeper itself, whose seats the pages have always named so."""
+        return None if self.level == KEEPER else BOT_LEVELS[self.level]
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,8 @@ def table_reading(table: Table) -> TableReading:
         host_notify=record.host_notify,
         public_replay=record.public_replay,
         seats=tuple(
-            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper)) for seat in table.seats
+            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper), seat.bot_level or KEEPER)
+            for seat in table.seats
         ),
         version=table.version,
         move_days=record.move_days,
@@ -252,6 +262,59 @@ def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
     # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
     example = f"{names[0]}: {say(choices[0][1])}" if choices else f"{names[0]}:"
     return AheadByReply(names, example)
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """A legal move of a seat as its mail offers it: the move in the reader's words ("Moon 3 Blue
+    coin"), the line a reply writes for it (what the reply reader reads back as exactly this move,
+    "Moon 3 Blue coin (M3B)") and the action itself."""
+
+    label: str
+    reply: str
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MoveGroup:
+    """The legal moves of one kind, grouped as the page groups them, under the group's name."""
+
+    name: str
+    moves: list[MoveChoice]
+
+
+def move_group_name(action: dict[str, Any]) -> str:
+    """The name of the page's group a legal action belongs to (its keys say which it is)."""
+    if action.get("coin"):
+        return _("Play a card with a coin")
+    if action.get("fold"):
+        return _("Fold this round")
+    names = {
+        "card": _("Play a card"),
+        "trump": _("Choose the trump colour"),
+        "set": _("Set two cards face down"),
+        "target": _("Aim your Benevolence"),
+        "cancel": _("Answer the Benevolence"),
+    }
+    return next((name for key, name in names.items() if key in action), _("Your move"))
+
+
+def seat_moves(table: Table, seat: int) -> list[MoveGroup]:
+    """The seat's legal moves grouped as its page groups them, in the reader's words (none while it
+    owes no move): what its mails offer with one tap each."""
+    if not table.active or seat not in table.rules.to_act(table.state):
+        return []
+    groups: dict[str, list[MoveChoice]] = {}
+    for action in table.rules.legal_actions(table.state, seat):
+        choice = MoveChoice(move_label(table, seat, action), move_in_words(table, seat, action), action)
+        groups.setdefault(move_group_name(action), []).append(choice)
+    return [MoveGroup(name, moves) for name, moves in groups.items()]
+
+
+def seat_table(table: Table, seat: int) -> dict[str, Any]:
+    """A seat's table for its mails, as its page's first screen draws it: the page's summary (the
+    rules' view for that seat and its legal actions) and its moves in words, grouped."""
+    return {"page": seat_summary(table, seat), "moves": seat_moves(table, seat)}
 
 
 def mail_context(rt: Runtime, table: Table, seat: int | None) -> dict[str, Any]:

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 from flask import current_app, g, has_app_context
 from sqlalchemy import Connection, Engine
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from service.eventlog.models import OutboxMail
+from service.eventlog.models import OutboxMail, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
@@ -54,6 +55,10 @@ class Dispatcher(Protocol):
     def apply_move(self, command_id: int, game_id: str) -> None: ...
 
     def send_mails(self, mail_ids: list[int]) -> None: ...
+
+    def play_bots(self, game_id: str) -> None:
+        """Have the worker play the automatic moves a game waits on (a search bot's)."""
+        ...
 
     def listen(self, command_id: int) -> AbstractContextManager[Listener | None]:
         """Word of the command's decision from now on; None where there is no such word (the
@@ -125,15 +130,53 @@ class Runtime:
             if not lock_game(session, game_id, wait=wait):
                 return None
             value, mails = change(session, load_table(session, game_id, self.cache))
-            session.add_all(mails)
-            session.commit()
-            mail_ids = [mail.id for mail in mails if mail.id is not None]
-        self.dispatch.send_mails(mail_ids)
+            self.commit_and_send(session, game_id, mails)
         return (value,)
+
+    def commit_and_send(self, session: Session, game_id: str, mails: Sequence[OutboxMail]) -> None:
+        """Commit a game's unit of work, then hand its mails to the task queue, and the game to the
+        worker when it waits on a search bot's move this context left (due now, not at the beat's
+        next tick)."""
+        session.add_all(mails)
+        session.commit()
+        mail_ids = [mail.id for mail in mails if mail.id is not None]
+        bots_owed = not searching_now() and automatic_owed(session, game_id)
+        self.dispatch.send_mails(mail_ids)
+        if bots_owed:
+            self.dispatch.play_bots(game_id)
 
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
         return self.settings["BASE_URL"].rstrip("/") + path
+
+
+# Whether this context may run a search bot (up to a second of CPU a move): only the worker's and
+# the beat's tasks, never a web request. Elsewhere the automatic moves stop at a search bot's seat,
+# whose clock stays open and marked automatic, and the unit of work sends the worker to play it.
+_SEARCHING: ContextVar[bool] = ContextVar("searching", default=False)
+
+
+@contextmanager
+def searching() -> Iterator[None]:
+    """Let the search bots move within this block (the worker's tasks)."""
+    token = _SEARCHING.set(True)
+    try:
+        yield
+    finally:
+        _SEARCHING.reset(token)
+
+
+def searching_now() -> bool:
+    """Whether search bots may move in this context."""
+    return _SEARCHING.get()
+
+
+def automatic_owed(session: Session, game_id: str) -> bool:
+    """Whether the game waits on a move made automatically that nobody has made yet."""
+    owed = select(TurnClock.id).where(
+        TurnClock.game_id == game_id, col(TurnClock.settled_at).is_(None), col(TurnClock.automatic)
+    )
+    return session.exec(owed.limit(1)).first() is not None
 
 
 def close_reads(_error: BaseException | None = None) -> None:

@@ -135,12 +135,13 @@ def mails(app: Flask, to: str | None = None, kind: str | None = None) -> list[Ou
         return list(session.exec(query).all())
 
 
-SIGNED_LINK = re.compile(r"(https?://\S+|/[a-z-]+/[A-Za-z0-9_.-]{24,})")
+SIGNED_LINK = re.compile(r"(https?://\S+|mailto:[^\s\"'<>]+|/[a-z-]+/[A-Za-z0-9_.-]{24,})")
 
 
 def without_links(body: str) -> str:
-    """A mail or page body without its URLs and signed paths, whose random tokens could contain
-    a short card code by chance (a leak check looks at what a reader is told, not at link tokens)."""
+    """A mail or page body without its URLs (mailto: ones too) and signed paths, whose random tokens
+    could contain a short card code by chance (a leak check looks at what a reader is told, not at
+    link tokens; a mail's mailto: bodies are checked decoded, in test_mail_table_hidden.py)."""
     return SIGNED_LINK.sub(" ", body)
 
 

@@ -93,6 +93,9 @@ class SeatRecord(SQLModel, table=True):
     timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
     language: str = Field(default="", max_length=8)  # their pages' and mails' language; "" = the table's
     keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
+    # The level of the bot that plays the seat while the seat-keeper has it (bots.LEVELS); None is
+    # the seat-keeper itself (every seat before levels, and what an absent level in the log means).
+    bot_level: str | None = Field(default=None, max_length=16)
 
 
 class EventOrigin(StrEnum):

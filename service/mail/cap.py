@@ -6,6 +6,9 @@ follow moves, not requests, and a player must not lose a "your move".
 Enforced where every mail is queued, whatever drafted it: when a session flushes new outbox rows,
 each unasked one past its address's cap is stored as CAPPED, which is never sent (the outbox page
 lists it). So no path, present or future, can send an address more than the cap in a day.
+
+An address is counted as the mailbox it reaches (`links.mailbox`): ann+1@x.org and ANN+2@x.org are
+ann@x.org, so plus-addressing does not multiply the cap.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ from datetime import timedelta
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, event, func
+from sqlalchemy import ColumnElement, Engine, event, func, or_
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
 from service.eventlog.models import MailStatus, OutboxMail
+from service.links import mailbox
 from service.mail.kinds import UNASKED, MailKind
 
 log = logging.getLogger(__name__)
@@ -33,20 +37,32 @@ def cap_daily_mail(engine: Engine, per_day: int) -> None:
     _CAPS[engine] = per_day
 
 
-def sent_in_a_day(session: OrmSession, address: str, before: OutboxMail) -> int:
-    """How many mails to `address` (any case) count against the cap of `before`: those written in
-    the 24 hours before it and not capped themselves."""
+def sent_in_a_day(session: OrmSession, box: str, before: OutboxMail) -> int:
+    """How many mails to the mailbox `box` (any case, any "+tag") count against the cap of `before`:
+    those written in the 24 hours before it and not capped themselves."""
     query = (
         select(func.count())
         .select_from(OutboxMail)
         .where(
-            func.lower(OutboxMail.to_email) == address,
+            reaches(box),
             col(OutboxMail.created_at) > before.created_at - DAY,
             col(OutboxMail.status) != MailStatus.CAPPED,
             col(OutboxMail.kind).in_([kind.value for kind in UNASKED]),
         )
     )
     return session.execute(query).scalar_one()
+
+
+def reaches(box: str) -> ColumnElement[bool]:
+    """Whether a mail's address reaches the mailbox `box`: the address itself, or a "+tag" of it."""
+    local, _, domain = box.rpartition("@")
+    to = func.lower(OutboxMail.to_email)
+    tagged = f"{_like_literal(local)}+%@{_like_literal(domain)}"
+    return or_(to == box, to.like(tagged, escape="\\"))
+
+
+def _like_literal(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 @event.listens_for(OrmSession, "before_flush")
@@ -62,7 +78,7 @@ def _cap_new_mails(session: OrmSession, _context: Any, _instances: Any) -> None:
         return
     by_address: defaultdict[str, list[OutboxMail]] = defaultdict(list)
     for mail in new:
-        by_address[mail.to_email.strip().lower()].append(mail)
+        by_address[mailbox(mail.to_email)].append(mail)
     with session.no_autoflush:
         for address, mails in by_address.items():
             mails.sort(key=lambda mail: mail.created_at)

@@ -46,6 +46,7 @@ from service.links import (
 )
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
+from service.mail.table import mail_table
 from service.reading import mail_context, reader_language
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
@@ -197,6 +198,10 @@ def _drafted_in_language(
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }
+    reply_to = reply_address(rt, table, seat) if seat is not None and kind.answerable else ""
+    if seat is not None and kind.carries_table and table.active:
+        link = values.get("link") or player_url(rt, table, seat)
+        values["seat_table"] = mail_table(rt, table, seat, link, reply_to, values["title"])
     return outbox_row(
         rt,
         kind,
@@ -210,7 +215,7 @@ def _drafted_in_language(
         thread_id=thread_id,
         unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
         language=language,
-        reply_to=reply_address(rt, table, seat) if seat is not None and kind.answerable else "",
+        reply_to=reply_to,
     )
 
 

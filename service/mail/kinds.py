@@ -97,6 +97,11 @@ class MailKind(StrEnum):
         return self is not MailKind.REPLACED
 
     @property
+    def carries_table(self) -> bool:
+        """Whether a seat's mail of this kind carries its table and its moves (see `TABLE_MAILS`)."""
+        return self in TABLE_MAILS
+
+    @property
     def starts_thread(self) -> bool:
         """Whether the mail opens its reader's thread of this game (later mails refer to it)."""
         return self in (MailKind.INVITATION, MailKind.HOST)
@@ -169,6 +174,12 @@ ESSENTIAL = frozenset(
         MailKind.DIGEST,
         MailKind.REPLY_OUTCOME,
     }
+)
+# The mails that ask a seat for a move (or open its game): each carries the seat's table, as its
+# page's first screen draws it, and its legal moves one tap each, so that a whole turn is played from
+# the mail.
+TABLE_MAILS = frozenset(
+    {MailKind.INVITATION, MailKind.YOUR_TURN, MailKind.REMINDER, MailKind.DEADLINE_EXTENDED}
 )
 UNASKED = frozenset(
     {

@@ -11,20 +11,35 @@ hand; `play_automatic` repeats it while the game waits on a seat that moves auto
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
 
-from bots import choose_action
+from bots import decide, search_seed
+from rules.base import KEEPER
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.play.ahead import answering_seats, drop_replaced, play_chosen
+from service.runtime import searching_now
 
 # Moves played in one transaction; the rest (only when every seat plays automatically) is left to
 # the next run of the beat task, which finds the open clocks marked automatic.
 MAX_AUTOMATIC_MOVES = 200
+
+log = logging.getLogger(__name__)
+
+
+def bot_level(table: Table, seat: int) -> str:
+    """The level of the bot playing a seat the seat-keeper has (the seat-keeper itself if none)."""
+    return table.seats[seat].bot_level or KEEPER
+
+
+def waits_for_worker(table: Table, seat: int) -> bool:
+    """Whether the seat's automatic move is a search bot's that this context may not make."""
+    return not searching_now() and bot_level(table, seat) != KEEPER
 
 
 def automatic_origin(table: Table, seat: int) -> str | None:
@@ -49,15 +64,27 @@ def next_automatic(table: Table, skip: Collection[int] = ()) -> tuple[int, str] 
         if seat in skip:
             continue
         origin = automatic_origin(table, seat)
+        if origin == EventOrigin.BOT and waits_for_worker(table, seat):
+            return None  # the worker plays it, and what follows it
         if origin is not None:
             return seat, origin
     return None
 
 
 def keeper_action(table: Table, seat: int) -> dict[str, Any]:
-    """The seat-keeper's move for a seat, chosen from what that seat may see and nothing more."""
-    rules = table.rules
-    return choose_action(rules, rules.view(table.state, seat), rules.legal_actions(table.state, seat), seat)
+    """The move of the bot playing a seat (the seat-keeper, or a search bot of the seat's level),
+    chosen from what that seat may see and nothing more. A search's randomness comes from the game's
+    seed and the step, hashed: a re-run makes the same move. A search that fails or runs long gives
+    the seat-keeper's move, and the log says why."""
+    rules, level = table.rules, bot_level(table, seat)
+    view, legal = rules.view(table.state, seat), rules.legal_actions(table.state, seat)
+    decision = decide(rules, view, legal, seat, level, search_seed(table.state.seed, table.version, seat))
+    if decision.fallback:
+        reason = decision.fallback
+        log.warning(
+            "game %s seat %s: the %s bot fell back to the seat-keeper: %s", table.game_id, seat, level, reason
+        )
+    return decision.action
 
 
 def play_for(session: Session, table: Table, seat: int, origin: str, now: datetime) -> Table:

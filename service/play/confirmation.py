@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from rules.base import KEEPER
 from service.eventlog.models import GameRequest, TimeoutPolicy
 from service.mail.drafting import confirmation_mail
 from service.play.hosting import GameSetup, Player, start_game
@@ -46,7 +47,9 @@ def ask_for_game(rt: Runtime, setup: GameSetup) -> int:
     with Session(rt.engine, expire_on_commit=False) as session:
         request = GameRequest(
             game=setup.game,
-            players=[{"name": p.name, "email": p.email, "bot": p.bot} for p in setup.players],
+            players=[
+                {"name": p.name, "email": p.email, "bot": p.bot, "level": p.level} for p in setup.players
+            ],
             host_name=setup.host.name,
             host_email=setup.host.email,
             options=setup.options,
@@ -87,9 +90,7 @@ def confirm_game(rt: Runtime, request_id: int) -> tuple[str, bool]:
         game_id, mails = start_game(rt, session, setup_of(request))
         request.game_id, request.confirmed_at = game_id, rt.clock.now()
         session.add(request)
-        session.commit()
-        mail_ids = [mail.id for mail in mails if mail.id is not None]
-    rt.dispatch.send_mails(mail_ids)
+        rt.commit_and_send(session, game_id, mails)
     return game_id, True
 
 
@@ -98,7 +99,7 @@ def setup_of(request: GameRequest) -> GameSetup:
     control = request.control
     return GameSetup(
         request.game,
-        tuple(Player(p["name"], p["email"], p["bot"]) for p in request.players),
+        tuple(Player(p["name"], p["email"], p["bot"], p.get("level", KEEPER)) for p in request.players),
         Player(request.host_name, request.host_email),
         dict(request.options),
         request.seed,

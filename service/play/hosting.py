@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import Session
 
 from rules import IllegalAction, get_game
-from rules.base import N_, cancel_decision, draw_decision, keep_decision, replace_decision
+from rules.base import BOT_LEVELS, KEEPER, N_, cancel_decision, draw_decision, keep_decision, replace_decision
 from service.eventlog.models import (
     EventOrigin,
     GameRecord,
@@ -53,12 +53,13 @@ class Player:
     name: str
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
+    level: str = KEEPER  # the bot's level (rules.base.BOT_LEVELS) in such a seat
 
 
-def seat_keeper(name: str, number: int, of: int) -> Player:
-    """A seat the seat-keeper plays: its given name, else "Seat-keeper" (numbered 1.. when `of`,
+def seat_keeper(name: str, number: int, of: int, level: str = KEEPER) -> Player:
+    """A seat a bot of `level` plays: its given name, else "Seat-keeper" (numbered 1.. when `of`,
     the game's number of such seats, is more than one)."""
-    return Player(name or (f"{BOT_NAME} {number}" if of > 1 else BOT_NAME), "", bot=True)
+    return Player(name or (f"{BOT_NAME} {number}" if of > 1 else BOT_NAME), "", bot=True, level=level)
 
 
 class SetupRefused(ValueError):
@@ -98,6 +99,10 @@ def check_setup(
         )
         if refusal is not None:
             raise SetupRefused(game, refusal[0], **refusal[1])
+    for player in players:
+        refusal = level_refusal(player)
+        if refusal is not None:
+            raise SetupRefused(game, refusal[0], **refusal[1])
     if all(player.bot for player in players):
         raise SetupRefused(game, N_("At least one seat must be a person's, not the seat-keeper's."))
     if len(players) not in rules.seat_counts:
@@ -105,6 +110,19 @@ def check_setup(
     unknown = sorted(set(options) - set(rules.default_options))
     if unknown:
         raise SetupRefused(game, N_("%(title)s has no option %(names)s."), names=", ".join(unknown))
+
+
+def level_refusal(player: Player) -> tuple[str, dict[str, Any]] | None:
+    """Why a seat's bot level cannot be (an unknown level, or a level for a person's seat); None
+    when it fits."""
+    if player.level not in BOT_LEVELS:
+        return N_("There is no bot level %(level)s: choose %(levels)s."), {
+            "level": player.level,
+            "levels": ", ".join(BOT_LEVELS),
+        }
+    if player.level != KEEPER and not player.bot:
+        return N_("Only a bot's seat has a bot level: %(name)s is a person's seat."), {"name": player.name}
+    return None
 
 
 def opening_events(game: str, seed: int, seats: int, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -182,9 +200,7 @@ def open_game(rt: Runtime, setup: GameSetup) -> str:
     """`create_game` of a setup: the new game's id."""
     with Session(rt.engine, expire_on_commit=False) as session:
         game_id, mails = start_game(rt, session, setup)
-        session.commit()
-        mail_ids = [m.id for m in mails if m.id is not None]
-    rt.dispatch.send_mails(mail_ids)
+        rt.commit_and_send(session, game_id, mails)
     return game_id
 
 
@@ -216,6 +232,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
             name=p.name,
             email="" if p.bot else p.email,
             keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
+            bot_level=p.level if p.bot and p.level != KEEPER else None,
         )
         for n, p in enumerate(players)
     ]
@@ -229,18 +246,18 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     return game_id, mails
 
 
-def resend_link(rt: Runtime, game_id: str, seat: int) -> None:
-    """Mail a seat its current link again."""
-    _mail_link(rt, game_id, seat, revoke=False)
+def resend_link(rt: Runtime, game_id: str, seat: int) -> bool:
+    """Mail a seat its current link again; False when the seat turned such mail off (nothing sent)."""
+    return _mail_link(rt, game_id, seat, revoke=False)
 
 
-def revoke_link(rt: Runtime, game_id: str, seat: int) -> None:
-    """Revoke every link of a seat so far and mail the seat a new one."""
-    _mail_link(rt, game_id, seat, revoke=True)
+def revoke_link(rt: Runtime, game_id: str, seat: int) -> bool:
+    """Revoke every link of a seat so far and mail the seat a new one (always mailed)."""
+    return _mail_link(rt, game_id, seat, revoke=True)
 
 
-def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> bool:
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
         if not 0 <= seat < len(table.seats):
             raise LookupError(f"game {game_id} has no seat {seat}")
         record = table.seats[seat]
@@ -250,9 +267,10 @@ def _mail_link(rt: Runtime, game_id: str, seat: int, revoke: bool) -> None:
             record.key_version += 1  # the table's seat row itself: its links are signed anew
             session.add(record)
         kind = MailKind.LINK_REISSUED if revoke else MailKind.LINK_RESENT
-        return None, drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+        mails = drafted(draft_mail(rt, table, kind, seat, {"link": player_url(rt, table, seat)}))
+        return bool(mails), mails
 
-    rt.in_game(game_id, change)
+    return rt.in_game(game_id, change)
 
 
 def revoke_host_link(rt: Runtime, game_id: str) -> None:
@@ -349,6 +367,7 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
         told = draft_mail(rt, after, MailKind.REPLACED, seat, {"name": player.name}) if leaving else None
         replaced = record.name
         record.name, record.email, record.keeper = player.name, player.email, SeatKeeper.PLAYER
+        record.bot_level = None
         record.key_version += 1  # every link of the seat so far is revoked
         record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
         record.language = ""  # the table's, until the new player chooses
@@ -376,19 +395,25 @@ def _taken_over(rt: Runtime, table: Table, seat: int, replaced: str) -> dict[str
     }
 
 
-def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool) -> None:
-    """Put the seat-keeper in a player's seat until the host takes it out (or the player takes the
-    seat back), or take it out; logged and told to every player. IllegalAction if the seat is
-    already so, or has no player to give it back to (a seat-keeper seat: replace it instead)."""
+def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool, level: str = KEEPER) -> None:
+    """Put a bot of `level` in a player's seat until the host takes it out (or the player takes the
+    seat back), or take it out; or change the level of a bot's seat. Logged and told to every
+    player. IllegalAction if the seat is already so, the level unknown, or the seat has no player
+    to give it back to (a bot's seat from the start: replace it instead)."""
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         record = _seat(table, seat)
-        if record.keeper == SeatKeeper.BOT:
+        if level not in BOT_LEVELS:
+            raise IllegalAction(N_("There is no such bot level."))
+        if record.keeper == SeatKeeper.BOT and not by_keeper:
             raise IllegalAction(N_("This seat has no player: give it to a new player instead."))
-        if (record.keeper == SeatKeeper.STAND_IN) == by_keeper:
+        now_kept = record.keeper != SeatKeeper.PLAYER
+        if now_kept == by_keeper and (not by_keeper or (record.bot_level or KEEPER) == level):
             raise IllegalAction(N_("The seat is already played that way."))
-        after = decided(rt, session, table, keep_decision(seat, by_keeper), EventOrigin.HOST)
-        record.keeper = SeatKeeper.STAND_IN if by_keeper else SeatKeeper.PLAYER
+        after = decided(rt, session, table, keep_decision(seat, by_keeper, level), EventOrigin.HOST)
+        if record.keeper != SeatKeeper.BOT:
+            record.keeper = SeatKeeper.STAND_IN if by_keeper else SeatKeeper.PLAYER
+        record.bot_level = level if by_keeper and level != KEEPER else None
         session.add(record)
         moved = finish_moves(rt, session, after, after, rt.clock.now())[1]
         return None, [*host_decision_mails(rt, after), *moved]

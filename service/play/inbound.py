@@ -44,7 +44,6 @@ from service.play.reply_moves import (
 from service.play.talk import TalkRefused, cleaned, say_at_table
 from service.runtime import Runtime
 
-MAX_REPLIES_PER_HOUR = 20  # per seat: a person answers a few times, a runaway script does not
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
 REPEAT_LENGTH = 20  # characters: a shorter message said again is a person's, not a robot's
 SENT_LINES_MAILS = 20  # our latest mails to a seat whose lines a reply may quote unmarked
@@ -168,7 +167,7 @@ def _answer(
     """Check the reply against its seat and act on it; every answer is mailed to the seat. A
     `problem` (too large to read, its From found forged) refuses it once it is known to be the
     seat's."""
-    if _replies_last_hour(rt, link) > MAX_REPLIES_PER_HOUR:
+    if _replies_last_hour(rt, link) > rt.settings["REPLIES_PER_SEAT_HOUR"]:  # a runaway script
         return InboundOutcome(InboundStatus.LIMITED)
     try:
         table = rt.read_table(link.game_id)
@@ -185,11 +184,10 @@ def _answer(
         return _refuse(rt, link, message_id, (replaced, {}), with_choices=False)
     if _expired(rt, link):
         expired = N_(
-            "This reply address is more than %(days)s days old, so the reply was not read. "
+            "This reply address is too old to be read, so the reply was not read. "
             "Reply to the latest mail about the game, or use your link."
         )
-        days = rt.settings["REPLY_ADDRESS_MAX_AGE_DAYS"]
-        return _refuse(rt, link, message_id, (expired, {"days": days}), with_choices=False)
+        return _refuse(rt, link, message_id, (expired, {}), with_choices=False)
     if mail.sender != seat.email.strip().lower() and not table.record.replies_from_any:
         # The stranger's address is not repeated: whoever sent it chose what it says.
         stranger = N_(

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from flask_babel import gettext as _
 from sqlmodel import Session, col, or_, select
 
+from rules.base import KEEPER
 from service.eventlog.models import (
     GameStatus,
     OutboxMail,
@@ -140,7 +141,10 @@ def _start(
     rt: Runtime, session: Session, table: Table, proposal: RematchProposal, now: datetime
 ) -> tuple[str, list[OutboxMail]]:
     """Start the accepted proposal's game in this transaction: its id and its invitations."""
-    players = [Player(s.name, s.email, bot=s.keeper == SeatKeeper.BOT) for s in table.seats]
+    players = [
+        Player(s.name, s.email, bot=s.keeper == SeatKeeper.BOT, level=s.bot_level or KEEPER)
+        for s in table.seats
+    ]
     if proposal.rotate:
         players = players[1:] + players[:1]
     record = table.record

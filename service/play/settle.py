@@ -95,7 +95,7 @@ def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
         record = table.seats[seat]
         if record.keeper != SeatKeeper.STAND_IN:
             return False, []
-        record.keeper = SeatKeeper.PLAYER
+        record.keeper, record.bot_level = SeatKeeper.PLAYER, None
         session.add(record)
         sync_clocks(session, table, rt.clock.now())
         return True, []

@@ -83,6 +83,20 @@ def run_due_clocks(rt: Runtime) -> ClockRun:
     return run
 
 
+def play_bot_moves(rt: Runtime, game_id: str) -> int:
+    """Play the automatic moves a game waits on now (a search bot's, left by a web request), with
+    what follows them, in one unit of work; the moves made (0 if another writer holds the game: it
+    plays them, or the beat does)."""
+    now = rt.clock.now()
+
+    def change(session: Session, table: Table) -> tuple[int, list[OutboxMail]]:
+        after, mails = finish_moves(rt, session, table, table, now)
+        return after.version - table.version, mails
+
+    done = rt.in_game_if_free(game_id, change)
+    return done[0] if done else 0
+
+
 def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
     """One game's due clocks, in one unit of work (skipped if another writer holds the game: the
     next run looks again)."""

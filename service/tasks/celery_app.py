@@ -100,6 +100,11 @@ class CeleryDispatcher:
 
         self._send(apply_move, command_id, game_id)
 
+    def play_bots(self, game_id: str) -> None:
+        from service.tasks.jobs import play_bots
+
+        self._send(play_bots, game_id)
+
     def send_mails(self, mail_ids: list[int]) -> None:
         from service.tasks.jobs import send_mail
 

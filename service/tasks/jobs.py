@@ -8,8 +8,8 @@ from service.health import record_beat
 from service.mail.delivery import deliver
 from service.mail.digest import send_due_digests
 from service.play.moves import apply_command
-from service.play.timeouts import run_due_clocks
-from service.runtime import runtime
+from service.play.timeouts import play_bot_moves, run_due_clocks
+from service.runtime import runtime, searching
 from service.tasks.recovery import sweep as sweep_all
 
 MAIL_RETRIES = 3
@@ -17,8 +17,16 @@ MAIL_RETRIES = 3
 
 @shared_task(name="pbem.apply_move")
 def apply_move(command_id: int, game_id: str) -> str:
-    """Decide and apply one submitted move (idempotent)."""
-    return apply_command(runtime(), command_id, game_id)
+    """Decide and apply one submitted move (idempotent), and the bots' moves that follow it."""
+    with searching():
+        return apply_command(runtime(), command_id, game_id)
+
+
+@shared_task(name="pbem.play_bots")
+def play_bots(game_id: str) -> int:
+    """Play the bots' moves a game waits on (idempotent: none owed, nothing done)."""
+    with searching():
+        return play_bot_moves(runtime(), game_id)
 
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)
@@ -46,6 +54,8 @@ def send_digests() -> int:
 
 @shared_task(name="pbem.run_clocks")
 def run_clocks() -> tuple[int, int, int]:
-    """Send the due reminders and act on the due timeouts (each exactly once); what was done."""
-    run = run_due_clocks(runtime())
+    """Send the due reminders and act on the due timeouts (each exactly once), play the automatic
+    moves left over; what was done."""
+    with searching():
+        run = run_due_clocks(runtime())
     return run.reminders, run.timeouts, run.automatic

@@ -41,6 +41,12 @@ MOVE_DAY_CHOICES = [
     SelectChoice(str(NO_LIMIT), _l("No time limit")),
     *(SelectChoice(str(n), _nl("%(num)s day per move", "%(num)s days per move", n)) for n in MOVE_DAYS),
 ]
+# A bot seat's level, weakest first (the words are rules.base.BOT_LEVELS', capitalised for a list).
+LEVEL_CHOICES = [
+    SelectChoice("keeper", _l("Seat-keeper: holds the seat")),
+    SelectChoice("steady", _l("Steady: a fair opponent")),
+    SelectChoice("strong", _l("Strong: plays to win")),
+]
 REMINDER_CHOICES = [
     SelectChoice("", _l("24 hours before the deadline (half the time for 1-day moves)")),
     SelectChoice("6", _l("6 hours before the deadline")),
@@ -82,6 +88,7 @@ class PlayerForm(FlaskForm):
     name = StringField(_l("Name"), validators=[Optional(), check_name])
     email = StringField(_l("Email"), validators=[Optional(), Email(), Length(max=254), check_mailable])
     bot = BooleanField(_l("Seat-keeper bot"))
+    level = SelectField(_l("Bot level"), choices=LEVEL_CHOICES, default="keeper")
 
 
 def check_zone(form: FlaskForm, field: StringField) -> None:
@@ -165,7 +172,8 @@ class NewGameForm(FlaskForm):
             if index == host_row:  # the host typed their name and address once, above
                 players.append(Player(self.host_name.data.strip(), self.host_email.data.strip()))
             elif row.form.bot.data:
-                players.append(seat_keeper(name, sum(p.bot for p in players) + 1, bots))
+                level = row.form.level.data or "keeper"
+                players.append(seat_keeper(name, sum(p.bot for p in players) + 1, bots, level))
             elif email:
                 players.append(Player(name or email.split("@")[0], email))
         return players

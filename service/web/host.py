@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
+from rules.base import BOT_LEVELS, KEEPER
 from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.links import LinkError
@@ -39,7 +40,13 @@ from service.reading import onlooker_context, seat_talk
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
-from service.web.forms import HostDecisionForm, HostNoticesForm, PublicReplayForm, ReplacePlayerForm
+from service.web.forms import (
+    LEVEL_CHOICES,
+    HostDecisionForm,
+    HostNoticesForm,
+    PublicReplayForm,
+    ReplacePlayerForm,
+)
 from service.web.limits import form_field, mail_request_limits
 
 blueprint = Blueprint("host", __name__)
@@ -70,6 +77,7 @@ def page(token: str) -> str:
         public_replay=public_replay_url(rt, table),
         commitment=game_commitment(table),
         replace_form=ReplacePlayerForm(formdata=None),
+        level_choices=LEVEL_CHOICES,
         talk=seat_talk(rt, table, None, limit=None),
     )
 
@@ -106,8 +114,10 @@ def _game_mailed() -> str:
 @blueprint.post("/host/<token>/seats/<int:seat>/resend")
 @mail_request_limits(_seat_of_link)
 def resend(token: str, seat: int) -> Response:
-    resend_link(runtime(), _game_with_seat(token, seat), seat)
-    flash(_("The link was sent again."))
+    if resend_link(runtime(), _game_with_seat(token, seat), seat):
+        flash(_("The link was sent again."))
+    else:
+        flash(_("This player turned mail off, so the link was not sent. Give it to them another way."))
     return redirect(url_for("host.page", token=token), 303)
 
 
@@ -256,11 +266,24 @@ def replace(token: str, seat: int) -> Response:
 @mail_request_limits(_game_mailed)  # each mails every seat of the game
 def keeper(token: str, seat: int) -> Response:
     game_id = _running_seat(token, seat)
-    choice = request.form.get("keeper")
+    choice, level = request.form.get("keeper"), request.form.get("level", KEEPER)
     if choice not in ("in", "out"):
         abort(400, _("This form is incomplete or damaged. Reload the page and choose again."))
-    done = _("The seat-keeper plays this seat now.") if choice == "in" else _("The player has the seat back.")
-    return _decide(token, done, lambda: keep_seat(runtime(), game_id, seat, choice == "in"))
+    if level not in BOT_LEVELS:
+        abort(
+            400,
+            _(
+                "There is no bot level %(level)s: choose %(levels)s.",
+                level=level,
+                levels=", ".join(BOT_LEVELS),
+            ),
+        )
+    done = _("The player has the seat back.")
+    if choice == "in":
+        done = (
+            _("The seat-keeper plays this seat now.") if level == KEEPER else _("A bot plays this seat now.")
+        )
+    return _decide(token, done, lambda: keep_seat(runtime(), game_id, seat, choice == "in", level))
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/more-time")

@@ -112,11 +112,39 @@ def tick_marks(view: dict[str, Any], ticked: list[str] | None) -> list[bool] | N
 def page(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
+    if "choose" in request.args:
+        return chosen_from_mail(access, request.args["choose"])
     command_id = sql_int(request.args.get("cmd"))
     outcome = (
         None if command_id is None else command_outcome(rt, access.table.game_id, access.seat, command_id)
     )
     return render_seat_page(access, outcome)
+
+
+def chosen_from_mail(access: SeatAccess, chosen: str) -> ResponseReturnValue:
+    """A move chosen in a mail (`?choose=<the action as JSON>`): the confirmation page with that move
+    ready, one tap from being made; a GET changes nothing (mail scanners open links). A move that is
+    not legal now (the table moved on, or a damaged link) shows the page as it stands, saying so."""
+    summary = seat_summary(access.table, access.seat)
+    try:
+        action = current_app.json.loads(chosen)
+    except ValueError:
+        action = None
+    if action not in summary["legal_actions"]:
+        return render_seat_page(
+            access,
+            refusal=_("The move chosen in your mail cannot be made now: here is your table as it stands."),
+        )
+    return render_template(
+        "confirm.html",
+        **game_context(access.table),
+        page=summary,
+        token=access.token,
+        seq=summary["seq"],
+        action=action,
+        action_json=json.dumps(action),
+        message="",
+    )
 
 
 def parse_move_form(form: Any) -> tuple[int, Any]:

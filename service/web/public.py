@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
+from rules.base import BOT_LEVELS
 from service.catalog import CATALOG
 from service.eventlog.models import GameRequest
 from service.eventlog.store import GameNotFound
@@ -95,6 +96,7 @@ def confirm_page(token: str) -> str:
         asked=asked,
         entry=CATALOG[asked.game],
         token=token,
+        bot_levels=BOT_LEVELS,
         title=_("Confirm your game"),
     )
 

@@ -69,6 +69,9 @@ def init_security(app: Flask, settings: dict[str, Any]) -> None:
 
 def carries_secret() -> bool:
     """Whether this request's answer may hold a secret: its URL holds a token (the page, its JSON
-    twin, an error about it), a CSRF token was made for it (a form), or it lists kept mails."""
+    twin, an error about it), a CSRF token was made for it (a form), or it lists kept mails. A
+    static file never does (and keeps its long cache)."""
+    if request.endpoint == "static":
+        return False
     csrf = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     return "token" in (request.view_args or {}) or csrf in g or request.blueprint == "outbox"

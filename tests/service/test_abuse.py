@@ -209,6 +209,21 @@ def test_no_address_gets_more_than_the_daily_cap_whatever_the_path(tmp_path: Pat
     app.extensions["pbem"].engine.dispose()
 
 
+def test_the_daily_cap_counts_a_mailbox_whatever_its_tag(tmp_path: Path) -> None:
+    """bo+a@, BO+b@ and bo@ reach one mailbox: plus-addressing does not multiply the cap."""
+    app = limited_app(tmp_path, MAILS_PER_ADDRESS_PER_DAY=2)
+    rt = app.extensions["pbem"]
+    with app.app_context():
+        for bo in ("bo+a@example.org", "BO+b@example.org", "bo@example.org", "bob@example.org"):
+            players = [Player("Ann", f"ann+{len(bo)}@example.net"), Player("Bo", bo)]
+            create_game(rt, "red_black", players, Player("Host", "host@example.com"))
+        invited = {m.to_email: m.status for m in mails(app, kind="invitation") if "example.org" in m.to_email}
+        assert [invited[a] for a in ("bo+a@example.org", "BO+b@example.org")] == [MailStatus.KEPT] * 2
+        assert invited["bo@example.org"] == MailStatus.CAPPED
+        assert invited["bob@example.org"] == MailStatus.KEPT  # another mailbox
+    app.extensions["pbem"].engine.dispose()
+
+
 def test_the_mails_of_a_game_its_reader_plays_are_never_capped(tmp_path: Path) -> None:
     app = limited_app(tmp_path, MAILS_PER_ADDRESS_PER_DAY=2)
     rt = app.extensions["pbem"]

@@ -111,6 +111,8 @@ def test_a_damaged_game_row_is_repaired_from_its_log(
         session.commit()
     monkeypatch.setenv("DATABASE_URL", pg_app.config["PBEM"]["DATABASE_URL"])
     monkeypatch.setenv("SECRET_KEY", "test-secret")
+    monkeypatch.setenv("SMTP_HOST", "127.0.0.1")  # a deployment as its operator sets it up (no mail sent)
+    monkeypatch.setenv("BASE_URL", "https://cards.example.org")
     assert pbem(["rebuild"]) == 0
     printed = capsys.readouterr().out
     assert f"{running}: cancelled -> active" in printed and f"{over}: active -> finished" in printed

@@ -67,6 +67,8 @@ def test_health_fails_without_the_database(
     assert response.get_json()["checks"]["database"].startswith("unreachable")
     monkeypatch.setenv("DATABASE_URL", app_without_database.config["PBEM"]["DATABASE_URL"])
     monkeypatch.setenv("SECRET_KEY", "health")
+    monkeypatch.setenv("SMTP_HOST", "127.0.0.1")  # a deployment as its operator sets it up (no mail sent)
+    monkeypatch.setenv("BASE_URL", "https://cards.example.org")
     monkeypatch.delenv("REDIS_URL", raising=False)
     assert main(["health"]) == 1
 

@@ -104,7 +104,9 @@ def test_bad_messages_change_nothing(app: Flask, client: FlaskClient) -> None:
     assert blank.status_code == 422
     assert move_with(client, ann, "y" * 600) == 422
     assert kept(app) == [] and client.get("/api" + ann).get_json()["seq"] == seq  # no move either
-    cleaned = client.post("/api" + ann + "/talk", json={"text": "hi\u202e there\x00"})
+    nul = client.post("/api" + ann + "/talk", json={"text": "hi\x00"})  # refused before any query
+    assert nul.status_code == 400 and kept(app) == []
+    cleaned = client.post("/api" + ann + "/talk", json={"text": "hi\u202e there\x07"})
     assert cleaned.status_code == 201 and kept(app)[0].text == "hi there"
     rt = app.extensions["pbem"]
     for _ in range(MAX_TALK_PER_HOUR - 1):

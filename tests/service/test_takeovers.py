@@ -227,3 +227,20 @@ def test_an_unsubscribed_seat_still_hears_that_its_game_ended(app: Flask, client
     assert not mails(app, to="ann@example.org", kind="host_decision")
     assert post_form(client, host, "/draw", confirmed="yes").status_code == 303
     assert [m.kind for m in mails(app, to="ann@example.org")][-1] == "game_over"
+
+
+def test_a_resend_to_a_seat_with_mail_off_tells_the_host_nothing_was_sent(
+    app: Flask, client: FlaskClient
+) -> None:
+    rt, _ = stepping(app)
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"), move_days=0)
+    host = host_link(app, game_id)
+    ann = mails(app, to="ann@example.org", kind="invitation")[0]
+    assert client.post(ann.unsubscribe_url.removeprefix("http://localhost")).status_code == 200
+    before = len(mails(app, to="ann@example.org"))
+    answer = post_form(client, host, "/seats/0/resend")
+    page = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "turned mail off, so the link was not sent" in page and "The link was sent again." not in page
+    assert len(mails(app, to="ann@example.org")) == before
+    post_form(client, host, "/seats/1/resend")  # Bo still takes mail: his link goes
+    assert mails(app, to="bo@example.org")[-1].kind == "link_resent"

@@ -1,0 +1,154 @@
+"""Search bots: perfect-information Monte Carlo from the seat's view alone, shared by every game.
+
+For a decision the bot deals the seat's view again into complete states (`Game.determinize`: the
+other hands, face-down cards and the draw pile as they might be, never as they are), tries each legal
+action in each of them and plays the game on to the end of the chapter (a round, or the game) with a
+quick rollout policy, then keeps the action whose outcomes are best on average for its side. What
+belongs to each game is only how an outcome is valued (`bots.outcomes`).
+
+Levels differ in their budget, counted in dealt worlds and rollouts so that a decision is the same
+on every machine: the search's randomness comes from a seed the caller derives from the game and the
+step (`search_seed`), never from the real deal. A CPU-time guard stops a search that runs long; the
+seat-keeper's move is then made instead, as when the search raises: a table never stalls on a bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bots.keeper import choose_action as keeper
+from bots.outcomes import OUTCOMES, Outcome
+from rules.base import KEEPER, Action, Game
+from rules.rng import SeededRandom
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard a level searches, in counts (so that a decision is the same on every machine): the
+    moves its rollouts may make in all, within at least `min_worlds` and at most `max_worlds` worlds;
+    the bonus the seat-keeper's own choice gets (a search deviates from it only for a clear gain,
+    since a few noisy rollouts are no better judge than the keeper's rules of thumb); and the CPU
+    seconds after which the seat-keeper decides instead."""
+
+    moves: int
+    min_worlds: int
+    max_worlds: int
+    keeper_bonus: float
+    cpu_seconds: float
+
+
+LEVELS: dict[str, Budget | None] = {
+    KEEPER: None,
+    "steady": Budget(moves=1400, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
+    "strong": Budget(moves=12000, min_worlds=4, max_worlds=200, keeper_bonus=0.08, cpu_seconds=6.0),
+}
+MAX_ROLLOUT = 200  # moves: no chapter of any game is longer
+
+
+class OverBudget(RuntimeError):
+    """The search ran past its CPU-time guard."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's move, with why the seat-keeper made it instead of the search (None: it did not)."""
+
+    action: Action
+    fallback: str | None = None
+
+
+def check_level(level: str) -> str:
+    """The level if it is one; ValueError naming the levels otherwise."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")
+    return level
+
+
+def search_seed(game_seed: int, step: int, seat: int) -> int:
+    """The search's seed for one decision: from the game's seed and the step, hashed, so that a
+    re-run agrees and the number tells nothing of the seed (which would tell the deal)."""
+    digest = hashlib.sha256(f"pbem-bot-v1:{game_seed}:{step}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def decide(
+    game: Game[Any], view: Mapping[str, Any], legal: Sequence[Action], seat: int, level: str, seed: int
+) -> Decision:
+    """The move of a bot of `level` for `seat`, from the seat's view and legal actions only."""
+    budget = LEVELS[check_level(level)]
+    fallback_move = keeper(game, view, legal, seat)
+    if budget is None or len(legal) == 1:
+        return Decision(fallback_move)
+    try:
+        return Decision(Search(game, seat, budget, seed, view).best(legal, fallback_move))
+    except Exception as error:
+        reason = f"{type(error).__name__}: {error}"
+        log.warning(
+            "the %s bot fell back to the seat-keeper for seat %s of %s: %s", level, seat, game.name, reason
+        )
+        return Decision(fallback_move, reason)
+
+
+class Search:
+    """One decision's search over worlds dealt from the seat's view."""
+
+    def __init__(
+        self, game: Game[Any], seat: int, budget: Budget, seed: int, view: Mapping[str, Any]
+    ) -> None:
+        self.game, self.seat, self.budget, self.view = game, seat, budget, view
+        self.outcome: Outcome = OUTCOMES[game.name]
+        self.seed = seed
+        self.rollout_random = random.Random(seed)  # a private, seeded stream: no global randomness
+        self.deadline = time.process_time() + budget.cpu_seconds
+        self.moves = 0
+
+    def best(self, legal: Sequence[Action], preferred: Action) -> Action:
+        """The action of highest mean value over the worlds, the keeper's choice counted with its
+        bonus; on a tie the keeper's, then the first listed, so that the choice is deterministic."""
+        totals = [0.0] * len(legal)
+        worlds, world = self.budget.min_worlds, 0
+        while world < worlds:
+            state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
+            for index, action in enumerate(legal):
+                totals[index] += self.value_of(state, action)
+            world += 1
+            if world == 1:  # the first world's rollouts tell how many worlds the budget buys
+                worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
+        bonus = [self.budget.keeper_bonus * worlds * (action == preferred) for action in legal]
+        scores = [round(total + extra, 9) for total, extra in zip(totals, bonus, strict=True)]
+        order = sorted(range(len(legal)), key=lambda i: (-scores[i], legal[i] != preferred, i))
+        return legal[order[0]]
+
+    def value_of(self, state: Any, action: Action) -> float:
+        """The value for the seat's side of `action` in one world, played on to the chapter's end."""
+        start = state
+        state = self.play(state, self.seat, action)
+        for _ in range(MAX_ROLLOUT):
+            if self.outcome.settled(start, state):
+                break
+            state = self.rollout_move(state)
+        if time.process_time() > self.deadline:
+            raise OverBudget(f"the search ran past {self.budget.cpu_seconds} s of CPU")
+        return self.outcome.value(start, state, self.seat)
+
+    def rollout_move(self, state: Any) -> Any:
+        """One move of the rollout policy: the first seat waited on plays a random legal action
+        (never a fold, which only ends a chapter early)."""
+        mover = min(self.game.to_act(state))
+        legal = [a for a in self.game.legal_actions(state, mover) if not a.get("fold")]
+        return self.play(state, mover, self.rollout_random.choice(legal))
+
+    def play(self, state: Any, seat: int, action: Action) -> Any:
+        """The state after a seat's action, by the rules (counted in the moves the search made)."""
+        self.moves += 1
+        for event in self.game.act(state, seat, action):
+            state = self.game.apply(state, event)
+        return state

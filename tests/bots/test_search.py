@@ -1,0 +1,122 @@
+"""The search bots: every level decides from the seat's view alone (the hidden parts of the real game
+shuffled, the view the same: the same move), always legally, the same on a re-run, and a search
+that fails or runs past its guard gives the seat-keeper's move and says why."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from bots import LEVELS, choose_action, decide, search_seed
+from bots import search as search_module
+from rules.base import BOT_LEVELS
+from rules.rng import SeededRandom
+from tests.bots.table import CONFIGS, Config, Table
+
+# One configuration per game keeps the search's CPU in bounds; the variants share the search.
+GAMES = [
+    Config("dualis", 4, {"short": True}),
+    Config("double_side", 4, {"trump": True}),
+    Config("dupli", 4, {}),
+    Config("red_black", 2, {}),
+]
+
+
+def position(config: Config, seed: int, moves: int) -> Table:
+    """A running game of `config` after some seat-keeper moves, waiting on a seat with a choice."""
+    table = Table.start(config.name, seed, config.seats, config.options)
+    for _ in range(moves):
+        seat = table.waiting[0]
+        table.do(seat, table.keeper(seat))
+    while len(table.legal(table.waiting[0])) < 2:
+        table.do(table.waiting[0], table.keeper(table.waiting[0]))
+    return table
+
+
+def test_the_levels_are_the_rules_levels() -> None:
+    assert list(LEVELS) == list(BOT_LEVELS) == ["keeper", "steady", "strong"]
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+@pytest.mark.parametrize("config", GAMES, ids=lambda c: c.label)
+def test_every_level_makes_the_same_move_whatever_the_hidden_cards(config: Config, level: str) -> None:
+    table = position(config, seed=3, moves=5)
+    seat = table.waiting[0]
+    view, legal = table.view(seat), table.legal(seat)
+    moves = set()
+    for shuffle in range(3):  # the real state's hidden parts dealt again: the same view, other cards
+        other = table.game.determinize(view, SeededRandom(shuffle, "shuffled"))
+        assert other != table.state and table.game.view(other, seat) == view
+        decision = decide(
+            table.game, table.game.view(other, seat), table.game.legal_actions(other, seat), seat, level, 7
+        )
+        assert decision.fallback is None
+        moves.add(repr(decision.action))
+    assert moves == {repr(decide(table.game, view, legal, seat, level, 7).action)}
+
+
+@pytest.mark.parametrize("config", GAMES, ids=lambda c: c.label)
+def test_a_search_bot_plays_a_whole_game_legally_and_the_same_on_a_rerun(config: Config) -> None:
+    def game_with_a_bot() -> list[dict[str, object]]:
+        table = Table.start(config.name, 11, config.seats, config.options)
+        step = 0
+        while not table.over and step < 400:
+            seat, step = table.waiting[0], step + 1
+            legal = table.legal(seat)
+            if seat == 0:
+                action = decide(
+                    table.game, table.view(seat), legal, seat, "steady", search_seed(11, step, seat)
+                ).action
+                assert action in legal
+            else:
+                action = table.keeper(seat)
+            table.do(seat, action)
+        return table.events
+
+    assert game_with_a_bot() == game_with_a_bot()
+
+
+def test_an_unknown_level_is_refused() -> None:
+    table = position(GAMES[3], seed=1, moves=0)
+    seat = table.waiting[0]
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
+        decide(table.game, table.view(seat), table.legal(seat), seat, "grandmaster", 1)
+
+
+def test_a_search_that_fails_gives_the_keepers_move_and_why() -> None:
+    table = position(GAMES[0], seed=2, moves=3)
+    seat = table.waiting[0]
+    view, legal = table.view(seat), table.legal(seat)
+    broken = {**view, "hand": view["hand"] + ["S1R"] * 60}  # a view no deal fits
+    decision = decide(table.game, broken, legal, seat, "strong", 5)
+    assert decision.action == choose_action(table.game, broken, legal, seat)
+    assert decision.fallback is not None and "Inconsistent" in decision.fallback
+
+
+def test_a_search_past_its_cpu_guard_gives_the_keepers_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = position(GAMES[0], seed=2, moves=3)
+    seat = table.waiting[0]
+    view, legal = table.view(seat), table.legal(seat)
+    strong = LEVELS["strong"]
+    assert strong is not None
+    monkeypatch.setitem(LEVELS, "strong", replace(strong, cpu_seconds=0.0))
+    decision = search_module.decide(table.game, view, legal, seat, "strong", 5)
+    assert decision.action == choose_action(table.game, view, legal, seat)
+    assert decision.fallback is not None and "OverBudget" in decision.fallback
+
+
+def test_the_search_seed_changes_with_the_step_and_hides_the_game_seed() -> None:
+    seeds = {search_seed(42, step, 0) for step in range(50)}
+    assert len(seeds) == 50
+    assert search_seed(42, 1, 0) == search_seed(42, 1, 0) != search_seed(43, 1, 0)
+    assert all(seed != 42 for seed in seeds)
+
+
+def test_every_configuration_can_be_dealt_for_a_search() -> None:
+    rng = random.Random(0)
+    for config in CONFIGS:
+        table = position(config, seed=rng.randrange(1000), moves=2)
+        seat = table.waiting[0]
+        table.game.determinize(table.view(seat), SeededRandom(0))

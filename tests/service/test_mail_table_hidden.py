@@ -1,0 +1,99 @@
+"""The table in the mails never shows a card its reader may not see: for random games of every game,
+each turn mail (text, HTML, the `choose=` links and the `mailto:` bodies) names no card of another
+seat's hand that the reader's own view does not show; and a choose link preselects the move on the
+page without making it (a GET changes nothing), the POST it leads to makes it."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.mail.kinds import TABLE_MAILS
+from service.play.moves import submit_move
+from service.play.reply_moves import strings_in
+from tests.helpers import mails, without_links
+from tests.service.replay_games import new_game
+from tests.service.test_replay_leaks import CODES
+
+GAMES = [("dualis", 4, {}), ("double_side", 3, {}), ("dupli", 3, {}), ("red_black", 2, {})]
+LINKS = re.compile(r'href="([^"]+)"')
+
+
+def link_texts(body: str) -> list[str]:
+    """What a mail's links carry for its reader: each choose= value and each mailto: body, decoded."""
+    said = []
+    for link in LINKS.findall(body):
+        query = parse_qs(urlsplit(html.unescape(link)).query)
+        said += query.get("choose", []) + query.get("body", [])
+    return said
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), GAMES)
+def test_turn_mails_show_no_hidden_card(sqlite_app: Flask, game: str, seats: int, options: dict) -> None:
+    rt = sqlite_app.extensions["pbem"]
+    rng = random.Random(3)
+    game_id = new_game(rt, game, seats, options, seed=3)
+    checked = 0
+    for _ in range(40):
+        table = rt.read_table(game_id)
+        if not table.active:
+            break
+        seen = len(mails(sqlite_app))
+        seat = rng.choice(sorted(table.rules.to_act(table.state)))
+        action = rng.choice(table.rules.legal_actions(table.state, seat))
+        submit_move(rt, game_id, seat, table.version, action, table)
+        after = rt.read_table(game_id)
+        for mail in mails(sqlite_app)[seen:]:
+            if mail.kind not in TABLE_MAILS or mail.seat is None or "data-mail-table" not in mail.html_body:
+                continue
+            own = strings_in(after.rules.view(after.state, mail.seat))
+            hidden = {
+                card
+                for other in range(seats)
+                if other != mail.seat
+                for card in strings_in(after.rules.view(after.state, other).get("hand")) - own
+            }
+            # Link addresses are read decoded below (an encoded comma, %2C, is no card).
+            told = without_links(mail.text_body + html.unescape(LINKS.sub("", mail.html_body)))
+            told += " ".join(link_texts(mail.html_body) + link_texts(unquote(mail.text_body)))
+            shown = set(CODES[game].findall(told)) | {
+                c for c in hidden if re.search(rf"\b{re.escape(c)}\b", told)
+            }
+            leaked = shown & hidden
+            assert not leaked, [
+                told[max(0, m.start() - 80) : m.end() + 40]
+                for c in leaked
+                for m in re.finditer(rf"\b{c}\b", told)
+            ]
+            checked += 1
+    assert checked > 3, "turn mails with a table were checked"
+
+
+def test_a_choose_link_preselects_the_move_and_only_the_post_makes_it(sqlite_app: Flask) -> None:
+    rt = sqlite_app.extensions["pbem"]
+    client: FlaskClient = sqlite_app.test_client()
+    game_id = new_game(rt, "dualis", 4, {}, seed=5)
+    (mail,) = [
+        m
+        for m in mails(sqlite_app, kind="invitation")
+        if m.game_id == game_id and "data-mail-move" in m.html_body
+    ]
+    link = html.unescape(re.search(r'data-mail-move href="([^"]+)"', mail.html_body)[1])  # type: ignore[index]
+    before = rt.read_table(game_id).version
+    page = client.get(link.removeprefix(rt.settings["BASE_URL"]))
+    assert page.status_code == 200 and b'name="confirmed" value="yes"' in page.data
+    assert rt.read_table(game_id).version == before, "opening the link changes nothing"
+    form = dict(re.findall(r'name="(\w+)" value=\'?"?([^"\']*)', page.get_data(as_text=True)))
+    action = re.search(r"name=\"action\" value='([^']+)'", page.get_data(as_text=True))[1]  # type: ignore[index]
+    path = urlsplit(link).path
+    response = client.post(path, data={**form, "action": html.unescape(action), "confirmed": "yes"})
+    assert response.status_code == 303
+    assert rt.read_table(game_id).version > before, "the one tap on the page made the move"
+    stale = client.get(link.removeprefix(rt.settings["BASE_URL"]))
+    assert b"cannot be made now" in stale.data
