@@ -175,10 +175,12 @@ def first_digest(rt: Runtime, session: Session, table: Table, seat: int, was: st
     without a word until tomorrow's digest (a switch before the hour, or before today's digest was
     written, waits for that one). None when nothing waits or no such switch happened."""
     record = table.seats[seat]
-    if was == NotifyMode.DIGEST or record.notify != NotifyMode.DIGEST:
+    if not table.active or was == NotifyMode.DIGEST or record.notify != NotifyMode.DIGEST:
         return None
     email = record.email.strip().lower()
     seats = _digest_seats(session, email)
+    if not seats:
+        return None
     local = rt.clock.now().astimezone(address_zone(seats))
     if local.hour < rt.settings["DIGEST_HOUR"]:
         return None

@@ -191,7 +191,7 @@ def test_bad_links_and_requests_are_refused_and_change_nothing(app: Flask, clien
         revoked = client.get(old)
         assert revoked.status_code == 403 and "replaced" in revoked.get_data(as_text=True)
     assert client.get(bo).status_code == 200  # another address's link is untouched
-    player = mails(app, to=ANN, kind="invitation")[0].text_body.split("/play/")[1].split()[0]
+    player = play_path(mails(app, to=ANN, kind="invitation")[0]).removeprefix("/play/")  # a seat's token
     token = fresh.removeprefix("/my/")
     for forged in (token[:-2] + "xx", player, "nonsense"):
         assert client.get(f"/my/{forged}").status_code == 403
