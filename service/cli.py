@@ -1,5 +1,5 @@
-"""The command line: `pbem serve | new | links | migrate | rebuild | health | import | inbound` (also
-`python -m service`)."""
+"""The command line: `pbem serve | new | links | migrate | rebuild | health | import | inbound |
+dkim-key` (also `python -m service`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from email.utils import parseaddr
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -17,7 +19,7 @@ from flask import Flask
 from rules import GAMES
 from rules.base import BOT_LEVELS, KEEPER
 from service import create_app
-from service.config import deployed
+from service.config import SETTINGS, deployed
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.health import check_health
@@ -25,6 +27,7 @@ from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.inbound import Mailbox, poll_mailbox, reply_listener
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
+from service.mail.signing import dns_record, new_key
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
 from service.play.names import name_from_address
 from service.play.rebuild import rebuild_games
@@ -129,6 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
         "import", help="load a finished game's record (JSON) once it verifies; prints the new game's id last"
     )
     load.add_argument("file", type=argparse.FileType("rb"))
+    dkim = commands.add_parser(
+        "dkim-key", help="write a new DKIM private key (PEM) and print the DNS TXT record to publish"
+    )
+    dkim.add_argument("file", help="where to write the private key (DKIM_PRIVATE_KEY names it)")
+    dkim.add_argument("--selector", default="pbem", help="DKIM_SELECTOR (default: pbem)")
+    dkim.add_argument("--domain", default="", help="the signing domain (default: MAIL_FROM's)")
     return parser
 
 
@@ -137,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "migrate":
         migrate(create_app().config["PBEM"]["DATABASE_URL"])
         return 0
+    if args.command == "dkim-key":
+        return dkim_key(Path(args.file), args.selector, args.domain)
     app = create_app(serve_settings(args, os.environ) if args.command == "serve" else None)
     with app.app_context():
         if args.command == "new":
@@ -164,6 +175,19 @@ def bot_seat(value: str) -> tuple[int, str]:
             f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}"
         )
     return int(seat), level or KEEPER
+
+
+def dkim_key(path: Path, selector: str, domain: str) -> int:
+    """Write a new signing key (readable by its owner only) and print the record to publish."""
+    domain = (
+        domain or parseaddr(os.environ.get("MAIL_FROM") or SETTINGS["MAIL_FROM"][0])[1].rpartition("@")[2]
+    )
+    key = new_key()
+    path.touch(mode=0o600, exist_ok=False)
+    path.write_bytes(key)
+    print(f"Wrote {path}. Set DKIM_PRIVATE_KEY={path} and DKIM_SELECTOR={selector}; publish this TXT record:")
+    print(f'{selector}._domainkey.{domain}. IN TXT "{dns_record(key)}"')
+    return 0
 
 
 def new_game(app: Flask, args: argparse.Namespace) -> int:

@@ -29,6 +29,11 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "SMTP_UTF8": (False, lambda v: v.lower() in ("1", "true", "yes")),
     "MAIL_FROM": ("Card table <cards@localhost>", str),
     "MAIL_DOMAIN": ("pbem.localhost", str),
+    # DKIM (RFC 6376): every message signed when both are set (`pbem dkim-key` makes a key and its
+    # DNS record). The key is a PEM file's path or the PEM itself; the domain is MAIL_FROM's unless set.
+    "DKIM_PRIVATE_KEY": ("", str),
+    "DKIM_SELECTOR": ("", str),
+    "DKIM_DOMAIN": ("", str),
     "LINK_MAX_AGE_DAYS": (400, int),
     "MY_GAMES_LINK_DAYS": (30, int),  # a "my games" link expires after this
     "REPLIES_PER_SEAT_HOUR": (20, int),  # replies read per seat an hour: a person answers a few times

@@ -1,6 +1,8 @@
-"""Where replies come in: an SMTP or LMTP listener that a mail exchanger or a mail provider forwards
-the reply addresses to (`pbem inbound`), or a mailbox polled over IMAP for deployments that cannot
-receive mail directly (`pbem inbound --imap`). Both hand each message to `receive_reply`."""
+"""Where replies and delivery reports come in: an SMTP or LMTP listener that a mail exchanger or a
+mail provider forwards the reply addresses and return paths to (`pbem inbound`), or a mailbox polled
+over IMAP for deployments that cannot receive mail directly (`pbem inbound --imap`). Both hand each
+message to `receive_mail`: a report at a return path is read (and never answered), a reply is read
+and answered."""
 
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
 from imap_tools import AND, MailBox, MailMessageFlags
 
+from service.mail.bounces import bounce_tokens, receive_bounce
 from service.mail.intake import MAX_MAIL_BYTES
 from service.mail.replies import reply_tokens
 from service.play.inbound import receive_reply
+from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 READERS = 4  # mails read at once, each in a thread of its own with its own database connection
@@ -44,7 +48,7 @@ class ReplyHandler:
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
-        if not reply_tokens([address]):
+        if not reply_tokens([address]) and not bounce_tokens([address]):
             return "550 5.1.1 Not a reply address"
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -65,11 +69,20 @@ class ReplyHandler:
         """Read one mail; False if it could not be (the database down: the sender retries later)."""
         with self.app.app_context():
             try:
-                receive_reply(self.app.extensions["pbem"], content, recipients)
+                receive_mail(self.app.extensions["pbem"], content, recipients)
             except Exception:  # a reply that cannot be read must not stop the listener
                 log.exception("could not read a reply")
                 return False
         return True
+
+
+def receive_mail(rt: Runtime, raw: bytes, recipients: list[str]) -> None:
+    """Hand a received mail to its reader: a mail at a return path to the report reader, which never
+    answers (so nothing sent to a `bounce+` address can start a loop), any other to the reply path."""
+    if bounce_tokens(recipients):
+        receive_bounce(rt, raw, recipients)
+    else:
+        receive_reply(rt, raw, recipients)
 
 
 class ClearRefusals(SMTP):
@@ -131,7 +144,7 @@ def poll_mailbox(app: Flask, mailbox: Mailbox) -> int:
         for message in box.fetch(AND(seen=False), mark_seen=False, bulk=True):
             recipients = [*message.to, *message.cc, *message.obj.get_all("Delivered-To", [])]
             with app.app_context():
-                receive_reply(app.extensions["pbem"], message.obj.as_bytes(), recipients)
+                receive_mail(app.extensions["pbem"], message.obj.as_bytes(), recipients)
             if message.uid:
                 box.flag(message.uid, MailMessageFlags.SEEN, True)
             read += 1

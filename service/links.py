@@ -7,7 +7,8 @@ confirm link names a game asked for on the web, whose host confirms their addres
 unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
 row knows the address, so that no address shows in a URL). A "my games" link names an email address
 and when it was signed: asking for the address's games again revokes every earlier one. A reply
-address names a seat and the game's version its mail told of. Several secret keys can be configured:
+address names a seat and the game's version its mail told of; a return path (envelope sender)
+names the outbox row of the mail it was sent with. Several secret keys can be configured:
 links are signed with the newest and verified with all of them.
 """
 
@@ -114,6 +115,7 @@ class LinkSigner:
         self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
         self._address = URLSafeTimedSerializer(secret_keys, salt=ADDRESS_SALT)
         self._replies = ReplyAddresses(secret_keys)
+        self._bounces = BounceAddresses(secret_keys)
         self._max_age = max_age_seconds
 
     def reply_token(self, link: ReplyLink) -> str:
@@ -123,6 +125,14 @@ class LinkSigner:
     def read_reply(self, token: str) -> ReplyLink:
         """The seat and version a reply address names; LinkError if forged (revocation: the caller)."""
         return self._replies.read(token)
+
+    def bounce_token(self, link: BounceLink) -> str:
+        """The token of a mail's return path (`bounce+<token>@MAIL_DOMAIN`)."""
+        return self._bounces.token(link)
+
+    def read_bounce(self, token: str) -> BounceLink:
+        """The mail a return path names; LinkError if forged (its age: the caller's)."""
+        return self._bounces.read(token)
 
     def signs(self, token: str) -> bool:
         """Whether this service signed the token, for any purpose, with any of its keys, expired or
@@ -134,11 +144,13 @@ class LinkSigner:
                 return True
             except BadSignature:
                 continue
-        try:
-            self._replies.read(token)
-            return True
-        except LinkError:
-            return False
+        for addresses in (self._replies, self._bounces):
+            try:
+                addresses.read(token)
+                return True
+            except LinkError:
+                continue
+        return False
 
     def player_token(self, game_id: str, seat: int, key_version: int) -> str:
         """The token of a seat's personal link."""
@@ -312,3 +324,44 @@ def _undated_link(fields: bytes) -> ReplyLink:
     """A token's fields as written before: `game.seat.key.seq` as text, no day."""
     game_id, seat, key_version, seq = fields.decode().split(".")
     return ReplyLink(game_id, int(seat), int(key_version), int(seq))
+
+
+BOUNCE_SALT = b"pbem.link.bounce"
+BOUNCE_FORMAT = 1
+BOUNCE_NUMBERS = struct.Struct(">BIH")  # format, outbox row, day the mail was sent (since the epoch)
+
+
+@dataclass(frozen=True)
+class BounceLink:
+    """A mail's return path: the outbox row it was sent from, and the day it was sent."""
+
+    mail_id: int
+    sent_day: int
+
+
+class BounceAddresses:
+    """The local part of a mail's envelope sender, `bounce+<token>`: the outbox row and the day
+    packed and signed like a reply address (lower-case base32 and an HMAC, far under 64
+    characters), so that a delivery report names the mail it is about and a forged one is known."""
+
+    def __init__(self, secret_keys: list[str]) -> None:
+        self._keys = [hashlib.sha256(BOUNCE_SALT + key.encode()).digest() for key in reversed(secret_keys)]
+
+    def token(self, link: BounceLink) -> str:
+        fields = BOUNCE_NUMBERS.pack(BOUNCE_FORMAT, link.mail_id, link.sent_day)
+        body = base64.b32encode(fields).decode().rstrip("=").lower()
+        return f"{body}.{ReplyAddresses._mac(self._keys[0], body)}"
+
+    def read(self, token: str) -> BounceLink:
+        """The mail a token names; LinkError("forged") if it does not verify (or is cut short)."""
+        body, _, mac = token.strip().lower().partition(".")
+        if not any(hmac.compare_digest(mac, ReplyAddresses._mac(key, body)) for key in self._keys):
+            raise LinkError("forged")
+        try:
+            fields = base64.b32decode(body.upper() + "=" * (-len(body) % 8))
+            version, mail_id, day = BOUNCE_NUMBERS.unpack(fields)
+        except (ValueError, struct.error):
+            raise LinkError("forged") from None
+        if version != BOUNCE_FORMAT:
+            raise LinkError("forged")
+        return BounceLink(mail_id, day)

@@ -11,6 +11,7 @@ is not the game's (links, forms, settings, clocks) to what these functions retur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
@@ -20,7 +21,7 @@ from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
-from service.localtime import browser_may_localise, zone_name
+from service.localtime import as_utc, browser_may_localise, zone_name
 from service.move_words import move_in_words, move_label
 from service.replay.fairness import game_commitment
 from service.replay.pace import pace_json, table_pace
@@ -57,6 +58,10 @@ class SeatReading:
     email: str
     keeper: SeatKeeper
     level: str = KEEPER  # the level of the bot that plays it, while a bot does
+    # Mail to the seat does not arrive (service/mail/unreachable.py): since when, and the server's
+    # words, which only the host's page and the seat's own show (they may name the address).
+    unreachable_since: datetime | None = None
+    unreachable_reason: str = ""
 
     @property
     def bot_words(self) -> str | None:
@@ -112,7 +117,15 @@ def table_reading(table: Table) -> TableReading:
         host_notify=record.host_notify,
         public_replay=record.public_replay,
         seats=tuple(
-            SeatReading(seat.seat, seat.name, seat.email, SeatKeeper(seat.keeper), seat.bot_level or KEEPER)
+            SeatReading(
+                seat.seat,
+                seat.name,
+                seat.email,
+                SeatKeeper(seat.keeper),
+                seat.bot_level or KEEPER,
+                as_utc(seat.unreachable_at) if seat.unreachable_at else None,
+                seat.unreachable_reason,
+            )
             for seat in table.seats
         ),
         version=table.version,
@@ -243,28 +256,6 @@ def talk_since(rt: Runtime, table: Table, seat: int) -> list[str]:
 
 
 @dataclass(frozen=True)
-class AheadByReply:
-    """How a seat's mail says to choose its coming play ahead by reply: the situations it may choose
-    for now, by name, and one line written as a reply would write it."""
-
-    situations: list[str]
-    example: str
-
-
-def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
-    """What the seat's mail says of choosing ahead by reply (None while it has nothing to choose)."""
-    rules, state = table.rules, table.state
-    situations = rules.ahead_situations(state, seat)
-    if not situations:
-        return None
-    names = [say(rules.situation_name(situation)) for situation in situations]
-    choices = rules.ahead_choices(state, seat, situations[0])
-    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
-    example = f"{names[0]}: {say(choices[0][1])}" if choices else f"{names[0]}:"
-    return AheadByReply(names, example)
-
-
-@dataclass(frozen=True)
 class MoveChoice:
     """A legal move of a seat as its mail offers it: the move in the reader's words ("Moon 3 Blue
     coin"), the line a reply writes for it (what the reply reader reads back as exactly this move,
@@ -309,6 +300,49 @@ def seat_moves(table: Table, seat: int) -> list[MoveGroup]:
         choice = MoveChoice(move_label(table, seat, action), move_in_words(table, seat, action), action)
         groups.setdefault(move_group_name(action), []).append(choice)
     return [MoveGroup(name, moves) for name, moves in groups.items()]
+
+
+@dataclass(frozen=True)
+class AheadByReply:
+    """How a seat's mail says to choose its coming play ahead by reply: the situations it may choose
+    for now, by name, one line written as a reply would write it, and every play it may choose, one
+    group per situation (`ahead_plays`)."""
+
+    situations: list[str]
+    example: str
+    plays: list[MoveGroup]
+
+
+def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
+    """What the seat's mail says of choosing ahead by reply (None while it has nothing to choose)."""
+    plays = ahead_plays(table, seat)
+    if not plays:
+        return None
+    names = [group.name for group in plays]
+    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
+    example = f"{names[0]}: {plays[0].moves[0].label}" if plays[0].moves else f"{names[0]}:"
+    return AheadByReply(names, example, plays)
+
+
+def ahead_plays(table: Table, seat: int) -> list[MoveGroup]:
+    """The plays the seat may choose ahead now, one group per situation under its name, each play in
+    the reader's words with the line a reply writes for it ("<situation>: <play>", which the reply
+    reader reads back as exactly that play) and, as its action, the play as the queue stores it
+    ({"situation": ..., "action": ...})."""
+    rules, state = table.rules, table.state
+    groups = []
+    for situation in rules.ahead_situations(state, seat):
+        name = say(rules.situation_name(situation))
+        plays = [
+            MoveChoice(
+                say(label),
+                f"{name}: {move_in_words(table, seat, action)}",
+                {"situation": situation, "action": action},
+            )
+            for action, label in rules.ahead_choices(state, seat, situation)
+        ]
+        groups.append(MoveGroup(name, plays))
+    return groups
 
 
 def seat_table(table: Table, seat: int) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 from flask import current_app, g, has_app_context
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, and_
 from sqlmodel import Session, col, select
 
-from service.eventlog.models import OutboxMail, TurnClock
+from rules.base import KEEPER
+from service.eventlog.models import OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
@@ -140,7 +141,7 @@ class Runtime:
         session.add_all(mails)
         session.commit()
         mail_ids = [mail.id for mail in mails if mail.id is not None]
-        bots_owed = not searching_now() and automatic_owed(session, game_id)
+        bots_owed = not searching_now() and search_bot_owed(session, game_id)
         self.dispatch.send_mails(mail_ids)
         if bots_owed:
             self.dispatch.play_bots(game_id)
@@ -171,10 +172,23 @@ def searching_now() -> bool:
     return _SEARCHING.get()
 
 
-def automatic_owed(session: Session, game_id: str) -> bool:
-    """Whether the game waits on a move made automatically that nobody has made yet."""
-    owed = select(TurnClock.id).where(
-        TurnClock.game_id == game_id, col(TurnClock.settled_at).is_(None), col(TurnClock.automatic)
+def search_bot_owed(session: Session, game_id: str) -> bool:
+    """Whether the game waits on a search bot's move that nobody has made yet. (The seat-keeper's
+    moves left over past a unit's cap are the beat's, in steps: a table of silent seats must not
+    play itself out in one burst of units.)"""
+    owed = (
+        select(TurnClock.id)
+        .join(
+            SeatRecord,
+            and_(col(SeatRecord.game_id) == TurnClock.game_id, col(SeatRecord.seat) == TurnClock.seat),
+        )
+        .where(
+            TurnClock.game_id == game_id,
+            col(TurnClock.settled_at).is_(None),
+            col(TurnClock.automatic),
+            col(SeatRecord.bot_level).is_not(None),
+            col(SeatRecord.bot_level) != KEEPER,
+        )
     )
     return session.exec(owed.limit(1)).first() is not None
 

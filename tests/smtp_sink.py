@@ -7,6 +7,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import Message
 
@@ -55,17 +56,60 @@ def subject(message: Message) -> str:
     return str(make_header(decode_header(message["Subject"]))).replace("\r\n", "")
 
 
+@dataclass(frozen=True)
+class Received:
+    """One message as the server took it: its envelope, its bytes, and on which connection."""
+
+    mail_from: str
+    rcpt_tos: list[str]
+    mail_options: list[str]
+    content: bytes
+    connection: int  # the n-th connection the server accepted
+
+
 class Collector:
-    """aiosmtpd handler keeping every message it accepts."""
+    """aiosmtpd handler keeping every message it accepts (and its envelope); addresses in `refuse`
+    are refused at RCPT TO with a 550, as a real server refuses an unknown user."""
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
+        self.received: list[Received] = []
+        self.refuse: set[str] = set()
         self.lock = threading.Lock()
+        self.connections = 0
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):  # type: ignore[no-untyped-def]
+        if session.host_name is None:  # the first greeting of a connection (STARTTLS greets again)
+            with self.lock:
+                self.connections += 1
+        session.host_name = hostname
+        return responses
+
+    async def handle_RCPT(self, server, session, envelope, address, options) -> str:  # type: ignore[no-untyped-def]
+        if address.lower() in self.refuse:
+            return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:  # type: ignore[no-untyped-def]
+        raw = envelope.original_content or envelope.content  # bytes as sent, also when decoding
         with self.lock:
-            self.messages.append(email.message_from_bytes(envelope.content))
+            self.messages.append(email.message_from_bytes(raw))
+            self.received.append(
+                Received(
+                    envelope.mail_from,
+                    list(envelope.rcpt_tos),
+                    list(envelope.mail_options),
+                    raw,
+                    self.connections,
+                )
+            )
         return "250 OK"
+
+    def envelope_of(self, message_id: str) -> Received:
+        """The message with this Message-ID as it was received."""
+        with self.lock:
+            return next(r for r in self.received if message_id.encode() in r.content)
 
     def to(self, address: str) -> list[Message]:
         with self.lock:
@@ -73,17 +117,24 @@ class Collector:
 
 
 class SmtpSink:
-    """Start, stop and restart a real SMTP server on a fixed local port."""
+    """Start, stop and restart a real SMTP server on a fixed local port; one that does not offer
+    8BITMIME (`eight_bit=False`) is an older relay that takes 7-bit bodies only."""
 
-    def __init__(self, utf8: bool = True) -> None:
+    def __init__(self, utf8: bool = True, eight_bit: bool = True) -> None:
         self.port = free_port()
         self.collector = Collector()
         self.utf8 = utf8  # whether it offers SMTPUTF8 (addresses beyond ASCII), as aiosmtpd does by default
+        self.eight_bit = eight_bit
         self._controller: Controller | None = None
 
     def start(self) -> None:
+        # aiosmtpd offers 8BITMIME unless it decodes the data as text (and then never SMTPUTF8).
         self._controller = Controller(
-            self.collector, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=self.utf8
+            self.collector,
+            hostname="127.0.0.1",
+            port=self.port,
+            decode_data=not self.eight_bit,
+            enable_SMTPUTF8=self.utf8 and self.eight_bit,
         )
         self._controller.start()
 

@@ -96,6 +96,11 @@ class SeatRecord(SQLModel, table=True):
     # The level of the bot that plays the seat while the seat-keeper has it (bots.LEVELS); None is
     # the seat-keeper itself (every seat before levels, and what an absent level in the log means).
     bot_level: str | None = Field(default=None, max_length=16)
+    # Mail to the seat's address does not arrive (a permanent bounce, or temporary ones over 72 hours):
+    # since when, and the receiving server's reason. Derived by service/mail/unreachable.py from the
+    # seat's bounce records, in the transaction that stores the bounce; cleared with a new address.
+    unreachable_at: datetime | None = None
+    unreachable_reason: str = Field(default="", max_length=500)
 
 
 class EventOrigin(StrEnum):
@@ -161,6 +166,8 @@ class MailStatus(StrEnum):
     SENT = "sent"
     KEPT = "kept"  # embedded mode without SMTP: listed on the outbox page
     CAPPED = "capped"  # over MAILS_PER_ADDRESS_PER_DAY for its address: kept, never sent
+    REFUSED = "refused"  # the relay refused its address for good (5xx to RCPT TO): never sent
+    HELD = "held"  # drafted before its seat's address was found unreachable: never sent
     FAILED = (
         "failed"  # can never be sent (say, a UTF-8 address and a relay without SMTPUTF8): why in last_error
     )
@@ -226,6 +233,8 @@ class InboundStatus(StrEnum):
     LIMITED = "limited"  # over the seat's rate of replies: not read
     TALKED = "talked"  # no move asked of the seat: its text went to the table talk
     AHEAD = "ahead"  # it chose plays ahead of the seat's turn: they were stored (and it was told)
+    BOUNCE = "bounce"  # a delivery report or complaint at a return path, recorded (service/mail/bounces.py)
+    DROPPED = "dropped"  # at a return path but not trusted (forged, expired, replayed, not ours): no effect
 
 
 class InboundMail(SQLModel, table=True):
@@ -422,3 +431,29 @@ class AheadPlay(SQLModel, table=True):
     seq: int | None = None
     reason: list[Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     told: bool = Field(default=False)
+
+
+class BounceKind(StrEnum):
+    PERMANENT = "permanent"  # a 5.x.x: the address does not take mail (or the relay refused it)
+    TEMPORARY = "temporary"  # a 4.x.x or "delayed": the mail is still being tried
+    COMPLAINT = "complaint"  # the reader marked it as spam (an ARF feedback report)
+
+
+class BounceRecord(SQLModel, table=True):
+    """A delivery report about one mail we sent, as its return path named it: which row, which
+    address, permanent or temporary or a complaint, the status and the server's reason. A seat's
+    reachability is derived from these and the outbox rows they name."""
+
+    __tablename__ = "bounces"
+    __table_args__ = (Index("ix_bounces_seat", "game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    mail_id: int = Field(foreign_key="outbox.id")
+    game_id: str | None = Field(default=None, max_length=32)
+    seat: int | None = None  # None: a mail to the host (or a digest)
+    key_version: int = Field(default=0)  # the seat's link version then: a corrected address starts anew
+    email: str = Field(max_length=254)  # the address the mail went to, lower-cased
+    kind: str = Field(max_length=16)
+    status: str = Field(default="", max_length=16)  # RFC 3463, e.g. 5.1.1
+    reason: str = Field(default="", max_length=500)  # the receiving server's words (Diagnostic-Code)
+    received_at: datetime

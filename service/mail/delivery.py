@@ -1,4 +1,6 @@
-"""Delivering outbox rows by SMTP, each at least once, with backoff between failed attempts.
+"""Delivering outbox rows by SMTP, each at least once, with backoff between failed attempts, on a
+connection each worker keeps (service/mail/relay.py), from a return path that names the row (so a
+bounce is known for what it is about), DKIM-signed when a key is set.
 
 An address with letters beyond ASCII (`pelé@example.org`) goes out with SMTPUTF8 (RFC 6531) when the
 relay offers it; when it does not, the mail can never be sent that way, so it is marked failed with
@@ -10,26 +12,50 @@ from __future__ import annotations
 import logging
 import secrets
 import smtplib
-import ssl
 from datetime import timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.policy import default as default_policy
-from email.utils import format_datetime, formataddr
+from email.policy import EmailPolicy
+from email.utils import format_datetime, formataddr, parseaddr
 from functools import partial
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MailStatus, OutboxMail
+from service.eventlog.models import MailStatus, OutboxMail, SeatRecord
+from service.links import BounceLink, day_number
+from service.mail.relay import Relay, kept_relay
+from service.mail.signing import DkimKey, sign
+from service.mail.unreachable import Failure, record_failure
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 CLAIM_SECONDS = 120
-# Headers fold at RFC 5322's hard line limit rather than the usual 78 characters: a signed
-# unsubscribe URL is one long word, which a 78-column fold would turn into unusable encoded-words.
-MAIL_POLICY = default_policy.clone(max_line_length=998)
+BOUNCE_PREFIX = "bounce+"
+# Headers holding one long URL each: never folded (a fold would turn a signed URL into encoded-words
+# no client could use); they stay far under RFC 5322's 998 characters.
+UNFOLDED = frozenset({"list-unsubscribe"})
+MAX_BODY_LINE = 998  # RFC 5322: a 7-bit or 8-bit body's lines; longer ones go quoted-printable
+
+
+class MailPolicy(EmailPolicy):
+    """Folds headers at 76 columns, so that every RFC 2047 encoded-word (a Japanese subject, a name)
+    stays within the 75 characters RFC 2047 allows, but leaves URL headers whole."""
+
+    def fold(self, name: str, value: Any) -> str:
+        if name.lower() in UNFOLDED:
+            return f"{name}: {value}{self.linesep}"
+        return super().fold(name, value)
+
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        if name.lower() in UNFOLDED:
+            return self.fold(name, value).encode("ascii")
+        return super().fold_binary(name, value)
+
+
+MAIL_POLICY = MailPolicy(max_line_length=76, linesep="\r\n")
 # A mail to an address beyond ASCII: its headers in UTF-8 as they are (RFC 6532), sent with SMTPUTF8.
 UTF8_POLICY = MAIL_POLICY.clone(utf8=True)
 
@@ -43,30 +69,73 @@ def international(address: str) -> bool:
     return not address.isascii()
 
 
-def build_message(rt: Runtime, mail: OutboxMail) -> EmailMessage:
-    """The MIME message of an outbox row: text and HTML, threaded with the game's other mails, with
-    the one-click unsubscribe headers of RFC 8058 (the link's POST needs no CSRF token)."""
+def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> EmailMessage:
+    """The MIME message of an outbox row: text and HTML, threaded with the game's other mails, marked
+    automatic (RFC 3834, so that vacation responders stay quiet), with the one-click unsubscribe
+    headers of RFC 8058 (the link's POST needs no CSRF token) and the List-Id they go with. Bodies
+    with 8-bit text go out as 8 bits when the relay takes them (`eight_bit`), else quoted-printable."""
     utf8 = international(mail.to_email)
     message = EmailMessage(policy=UTF8_POLICY if utf8 else MAIL_POLICY)
     message["From"] = rt.settings["MAIL_FROM"]
-    message["To"] = (
-        to_header(mail.to_name, mail.to_email) if utf8 else formataddr((mail.to_name, mail.to_email))
-    )
+    message["To"] = to_field(mail)
     message["Subject"] = mail.subject  # non-ASCII words go out RFC 2047-encoded, names in To too
     message["Message-ID"] = mail.message_id
     message["Date"] = format_datetime(mail.created_at)
+    message["Auto-Submitted"] = "auto-generated"
     if mail.message_id != mail.thread_id:
         message["In-Reply-To"] = mail.thread_id
         message["References"] = mail.thread_id
     if mail.reply_to:
         message["Reply-To"] = mail.reply_to
     if mail.unsubscribe_url:
+        message["List-Id"] = list_id(rt, mail)
         message["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message.set_content(mail.text_body)
-    message.add_alternative(mail.html_body, subtype="html")
+    message.set_content(mail.text_body, cte=body_encoding(mail.text_body, eight_bit))
+    message.add_alternative(mail.html_body, subtype="html", cte=body_encoding(mail.html_body, eight_bit))
     message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
     return message
+
+
+def to_field(mail: OutboxMail) -> str | Address:
+    """The To of a row's mail (a ValueError for an address no header can hold)."""
+    if international(mail.to_email):
+        return to_header(mail.to_name, mail.to_email)
+    return formataddr((mail.to_name, mail.to_email))
+
+
+def list_id(rt: Runtime, mail: OutboxMail) -> str:
+    """The List-Id (RFC 2919) of a mail that has an unsubscribe link: one "list" per game, or the
+    daily digest's."""
+    label = f"game-{mail.game_id.lower()}" if mail.game_id else "digest"
+    return f"<{label}.{rt.settings['MAIL_DOMAIN']}>"
+
+
+def body_encoding(body: str, eight_bit: bool) -> str:
+    """A body's Content-Transfer-Encoding: 7bit for short-lined ASCII, 8bit for other short-lined
+    text to a relay that takes it (RFC 6152), else quoted-printable (lines of at most 76)."""
+    if max((len(line.encode()) for line in body.splitlines()), default=0) > MAX_BODY_LINE:
+        return "quoted-printable"
+    if body.isascii():
+        return "7bit"
+    return "8bit" if eight_bit else "quoted-printable"
+
+
+def return_path(rt: Runtime, mail: OutboxMail) -> str:
+    """The envelope sender of a mail: `bounce+<token>@MAIL_DOMAIN`, the token naming its row."""
+    assert mail.id is not None
+    token = rt.signer.bounce_token(BounceLink(mail.id, day_number(rt.clock.now())))
+    return f"{BOUNCE_PREFIX}{token}@{rt.settings['MAIL_DOMAIN']}"
+
+
+def encoded(rt: Runtime, mail: OutboxMail, eight_bit: bool) -> tuple[bytes, list[str]]:
+    """The message's bytes as they go on the wire (DKIM-signed when a key is set) and the MAIL FROM
+    options they need (8BITMIME for 8-bit content)."""
+    data = build_message(rt, mail, eight_bit).as_bytes()
+    key = DkimKey.of(rt.settings, parseaddr(rt.settings["MAIL_FROM"])[1].rpartition("@")[2])
+    if key is not None:
+        data = sign(data, key)
+    return data, ["BODY=8BITMIME"] if eight_bit and not data.isascii() else []
 
 
 def to_header(name: str, email: str) -> Address:
@@ -78,32 +147,24 @@ def to_header(name: str, email: str) -> Address:
     return Address(name, local, domain)
 
 
-def smtp_send(rt: Runtime, message: EmailMessage) -> None:
-    """Hand one message to the configured SMTP server."""
-    settings = rt.settings
-    host, port, timeout = settings["SMTP_HOST"], settings["SMTP_PORT"], settings["SMTP_TIMEOUT"]
-    security = settings["SMTP_SECURITY"]
-    if security == "ssl":
-        client: smtplib.SMTP = smtplib.SMTP_SSL(
-            host, port, timeout=timeout, context=ssl.create_default_context()
-        )
-    else:
-        client = smtplib.SMTP(host, port, timeout=timeout)
-    with client:
-        if security == "starttls":
-            client.starttls(context=ssl.create_default_context())
-        if settings["SMTP_USER"]:
-            client.login(settings["SMTP_USER"], settings["SMTP_PASSWORD"] or "")
-        client.send_message(message, mail_options=_utf8_options(client, message))
+def hand_over(rt: Runtime, relay: Relay, mail: OutboxMail) -> None:
+    """Hand one row's message to the relay on the kept connection."""
+    options = _utf8_options(relay, mail)
+    data, body_options = encoded(rt, mail, relay.eight_bit())
+    relay.send(return_path(rt, mail), [mail.to_email], data, [*body_options, *options])
 
 
-def _utf8_options(client: smtplib.SMTP, message: EmailMessage) -> list[str]:
+def smtp_send(rt: Runtime, mail: OutboxMail) -> None:
+    """Hand one row's message to the configured SMTP server, on this thread's kept connection."""
+    hand_over(rt, kept_relay(rt.settings), mail)
+
+
+def _utf8_options(relay: Relay, mail: OutboxMail) -> list[str]:
     """SMTPUTF8 for a mail to an address beyond ASCII when the relay offers it; Undeliverable when
     it does not (no later attempt would go better)."""
-    if not international(str(message["To"])):
+    if not international(mail.to_email):
         return []
-    client.ehlo_or_helo_if_needed()
-    if not client.has_extn("smtputf8"):
+    if not relay.connection().has_extn("smtputf8"):
         raise Undeliverable("the mail relay does not take addresses beyond ASCII (no SMTPUTF8)")
     return ["SMTPUTF8"]
 
@@ -148,8 +209,10 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
     if claimed is None:
         return None
     mail, token = claimed
+    if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
+        return None
     try:
-        message = build_message(rt, mail)
+        to_field(mail)
     except ValueError as error:  # an address no header can hold: no attempt ever will
         retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
         return False
@@ -158,7 +221,10 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
             session.rollback()  # the lease ran out before this worker got here: another one has it
             return None
         try:
-            smtp_send(rt, message)
+            smtp_send(rt, mail)
+        except smtplib.SMTPRecipientsRefused as refusal:
+            session.rollback()
+            return _refused(rt, mail, refusal)
         except Undeliverable as error:
             session.rollback()
             retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
@@ -176,6 +242,61 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
             log.warning("mail %s was sent but not yet marked so: %s", mail_id, error)
     retry_on_disconnect(lambda: _mark_sent_now(rt, mail_id, token))
     return True
+
+
+def _held(rt: Runtime, mail: OutboxMail) -> bool:
+    """Whether the row goes to a seat's address found unreachable since it was drafted: then it is
+    stored as held (never sent) in the same step, and its lease released."""
+    if mail.game_id is None or mail.seat is None:
+        return False
+    with Session(rt.engine) as session:
+        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
+        if seat is None or seat.unreachable_at is None:
+            return False
+        if seat.email.strip().lower() != mail.to_email.strip().lower():
+            return False
+        row = session.get(OutboxMail, mail.id)
+        assert row is not None
+        row.status, row.claimed_until, row.claim_token = MailStatus.HELD, None, None
+        row.last_error = f"held: the address is unreachable ({seat.unreachable_reason})"[:500]
+        session.add(row)
+        session.commit()
+    return True
+
+
+def _refused(rt: Runtime, mail: OutboxMail, refusal: smtplib.SMTPRecipientsRefused) -> bool:
+    """The server refused the address: a 5xx is a permanent bounce (the row is never sent, and the
+    table hears of it as of any bounce), a 4xx a failure to try again later."""
+    code, said = next(iter(refusal.recipients.values()), (0, b""))
+    if not 500 <= code < 600:
+        retry_on_disconnect(partial(_record_failure, rt, mail, refusal))
+        return False
+    reason = f"{code} {said.decode('utf-8', 'replace')}"
+    log.warning("mail %s to %s refused: %s", mail.id, mail.to_email, reason)
+    retry_on_disconnect(partial(_mark_refused, rt, mail, reason))
+    assert mail.id is not None
+    record_failure(rt, mail.id, Failure.permanent(status_of(reason), reason))
+    return False
+
+
+def status_of(reason: str) -> str:
+    """The enhanced status code (RFC 3463) in a server's answer, or 5.0.0."""
+    for word in reason.split():
+        parts = word.split(".")
+        if len(parts) == 3 and all(part.isdigit() for part in parts):
+            return word
+    return "5.0.0"
+
+
+def _mark_refused(rt: Runtime, mail: OutboxMail, reason: str) -> None:
+    with Session(rt.engine) as session:
+        row = session.get(OutboxMail, mail.id)
+        assert row is not None
+        row.status, row.last_error = MailStatus.REFUSED, reason[:500]
+        row.attempts += 1
+        row.claimed_until = row.claim_token = None
+        session.add(row)
+        session.commit()
 
 
 def _mark_sent(rt: Runtime, session: Session, mail_id: int, token: str) -> bool:

@@ -28,9 +28,11 @@ from service.mail.drafting import (
     new_message_id,
     outbox_row,
     player_url,
+    reply_address,
     unsubscribe_url,
 )
 from service.mail.kinds import MailKind
+from service.mail.table import MailTable, mail_table
 from service.reading import game_title, reader_language, since_lines
 from service.runtime import Runtime
 
@@ -46,11 +48,13 @@ class DueDigest:
 
 @dataclass(frozen=True)
 class DigestGame:
-    """One waiting game as the digest lists it."""
+    """One waiting game as the digest lists it: with the seat's table and its moves, one tap each
+    (their mailto: links reply to that game's own reply address)."""
 
     title: str
     link: str
     lines: list[str]
+    table: MailTable | None = None
 
 
 def address_zone(seats: list[tuple[SeatRecord, str]]) -> ZoneInfo:
@@ -144,10 +148,7 @@ def digest_mail(rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple
 def _digest_in_language(
     rt: Runtime, due: DueDigest, digest_id: int, waiting: list[tuple[Table, int]], language: str
 ) -> OutboxMail:
-    games = [
-        DigestGame(game_title(table), player_url(rt, table, seat), since_lines(rt, table, seat))
-        for table, seat in waiting
-    ]
+    games = [digest_game(rt, table, seat) for table, seat in waiting]
     first = waiting[0][0].seats[waiting[0][1]]
     waiting_line = ngettext(
         "%(num)d game waits for your move", "%(num)d games wait for your move", len(games)
@@ -167,6 +168,14 @@ def _digest_in_language(
         unsubscribe_url=unsubscribe_url(rt, DigestLink(digest_id)),
         language=language,
     )
+
+
+def digest_game(rt: Runtime, table: Table, seat: int) -> DigestGame:
+    """A waiting game as the digest lists it for the seat: its title, link, what happened since the
+    seat's last move, and the seat's table with its moves (as the seat's turn mail draws them)."""
+    title, link = game_title(table), player_url(rt, table, seat)
+    seat_table = mail_table(rt, table, seat, link, reply_address(rt, table, seat), title)
+    return DigestGame(title, link, since_lines(rt, table, seat), seat_table)
 
 
 def first_digest(rt: Runtime, session: Session, table: Table, seat: int, was: str) -> OutboxMail | None:

@@ -46,7 +46,7 @@ from service.links import (
 )
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
-from service.mail.table import mail_table
+from service.mail.table import ahead_links, mail_table
 from service.reading import mail_context, reader_language
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
@@ -57,7 +57,13 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = Fa
     readers' settings are applied (by `draft_mail`), as `MailKind` sorts the kinds: essential ones
     always go, the rest not to a reader who turned mail off, nudges as the seat's mode says. A
     reader of the daily digest still gets the warnings the digest could bring too late: the
-    reminder, and a mail asking for a move due before their next digest (`urgent`)."""
+    reminder, and a mail asking for a move due before their next digest (`urgent`). A seat whose
+    address is unreachable gets nothing, essential or not, until it is corrected: no mail storm to a
+    dead mailbox; and nothing about play still to come goes once the game is over."""
+    if seat is not None and table.seats[seat].unreachable_at is not None:
+        return False
+    if kind.about_play and not table.active:  # a seat-keeper's last move may have ended the game
+        return False
     if kind.essential:
         return True
     if seat is None:
@@ -202,6 +208,8 @@ def _drafted_in_language(
     if seat is not None and kind.carries_table and table.active:
         link = values.get("link") or player_url(rt, table, seat)
         values["seat_table"] = mail_table(rt, table, seat, link, reply_to, values["title"])
+    if seat is not None and values.get("ahead_by_reply") and table.active:
+        values["ahead_links"] = ahead_links(values["ahead_by_reply"].plays, reply_to, values["title"])
     return outbox_row(
         rt,
         kind,

@@ -52,6 +52,8 @@ class MailKind(StrEnum):
     REMATCH_DECLINED = "rematch_declined"
     REPLY_OUTCOME = "reply_outcome"
     HOST_LINK_REISSUED = "host_link_reissued"
+    UNREACHABLE = "unreachable"
+    COMPLAINT = "complaint"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -77,6 +79,12 @@ class MailKind(StrEnum):
         """Whether this is a nudge about play: sent to a seat only in the "turn" mode, to the host
         only while its notices are on. Every other kind always goes."""
         return self in NUDGES
+
+    @property
+    def about_play(self) -> bool:
+        """Whether the mail is about play still to come (a move owed, the seat-keeper taking a seat,
+        a reminder, the host asked to decide): never sent once the game is over."""
+        return self in PLAY_TO_COME
 
     @property
     def essential(self) -> bool:
@@ -135,6 +143,8 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.REMATCH_DECLINED: _l("No rematch: %(name)s declined"),
     MailKind.REPLY_OUTCOME: _l("The answer to your reply"),
     MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
+    MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
+    MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -155,8 +165,19 @@ NUDGES = frozenset(
         MailKind.VACATION_ENDED,
     }
 )
+PLAY_TO_COME = frozenset(
+    {
+        MailKind.YOUR_TURN,
+        MailKind.REMINDER,
+        MailKind.SEAT_KEEPER,
+        MailKind.AUTO_PLAYED,
+        MailKind.HOST_ASKED,
+        MailKind.DEADLINE_EXTENDED,
+    }
+)
 # What a reader must get even after unsubscribing: their game's start or end, their own seat's
-# link changed or given away, the host asked to decide, and what they asked for.
+# link changed or given away, the host asked to decide or told that a seat's mail does not arrive, and
+# what they asked for.
 ESSENTIAL = frozenset(
     {
         MailKind.INVITATION,
@@ -173,6 +194,8 @@ ESSENTIAL = frozenset(
         MailKind.MY_GAMES,
         MailKind.DIGEST,
         MailKind.REPLY_OUTCOME,
+        MailKind.UNREACHABLE,
+        MailKind.COMPLAINT,
     }
 )
 # The mails that ask a seat for a move (or open its game): each carries the seat's table, as its

@@ -180,6 +180,22 @@ def move_links(groups: list[MoveGroup], link: str, reply_to: str, subject: str) 
     ]
 
 
+def ahead_links(groups: list[MoveGroup], reply_to: str, subject: str) -> list[MoveLinkGroup]:
+    """Each play the seat may choose ahead, per situation, with its mailto: reply (the line
+    "<situation>: <play>", read back as exactly that play). The page has no link that preselects a
+    play chosen ahead, so `choose` is empty: its panel is one tap from the page's own link."""
+    return [
+        MoveLinkGroup(
+            group.name,
+            [
+                MoveLinks(play.label, play.reply, "", mailto(reply_to, reply_subject(subject), play.reply))
+                for play in group.moves
+            ],
+        )
+        for group in groups
+    ]
+
+
 def mail_table(rt: Runtime, table: Table, seat: int, link: str, reply_to: str, subject: str) -> MailTable:
     """The seat's table for a mail about this game: its page's first screen and its moves, each with
     its page link (`link`, the seat's own) and its reply to `reply_to` under `subject`."""

@@ -136,8 +136,10 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
 def _time_out(
     rt: Runtime, session: Session, table: Table, seat: int, now: datetime
 ) -> tuple[Table, list[OutboxMail]]:
-    """The game's timeout policy for a seat out of time."""
-    policy = table.record.timeout
+    """The game's timeout policy for a seat out of time; for a seat whose address is unreachable,
+    the host is asked first whatever the policy: the player never heard that the move was theirs, so
+    a forfeit or the seat-keeper would punish a mail server's fault."""
+    policy = TimeoutPolicy.HOST if table.seats[seat].unreachable_at else table.record.timeout
     if policy == TimeoutPolicy.FORFEIT:
         return forfeit(rt, session, table, seat, EventOrigin.GAME)
     if policy == TimeoutPolicy.HOST:

@@ -309,6 +309,15 @@ def refusal_text(refusal: SetupRefused) -> str:
     return say((refusal.msgid, {**spelled, "title": entry(refusal.game).title}))
 
 
+class AddressForm(FlaskForm):
+    """A seat's corrected email address (the host's, or the player's own when mail does not arrive)."""
+
+    email = StringField(_l("Email address"), validators=[InputRequired(), Email(), Length(max=254)])
+
+    def address(self) -> str:
+        return (self.email.data or "").strip()
+
+
 class ReplacePlayerForm(FlaskForm):
     """The host gives a seat to a new player: their name and email."""
 

@@ -18,6 +18,7 @@ from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.links import LinkError
 from service.mail.drafting import player_url, public_replay_url, watch_url
+from service.play.addresses import correct_address
 from service.play.hosting import (
     cancel_game,
     declare_draw,
@@ -42,6 +43,7 @@ from service.runtime import runtime
 from service.web.access import host_access
 from service.web.forms import (
     LEVEL_CHOICES,
+    AddressForm,
     HostDecisionForm,
     HostNoticesForm,
     PublicReplayForm,
@@ -260,6 +262,19 @@ def replace(token: str, seat: int) -> Response:
     player = form.player()
     done = _("%(name)s has the seat now and was invited; the old link no longer works.", name=player.name)
     return _decide(token, done, lambda: replace_player(runtime(), game_id, seat, player))
+
+
+@blueprint.post("/host/<token>/seats/<int:seat>/address")
+@mail_request_limits(form_field("email"), _seat_of_link)
+def address(token: str, seat: int) -> Response:
+    """Correct a seat's address (mail to it did not arrive): the player keeps the seat, a new link
+    goes to the new address."""
+    game_id = _running_seat(token, seat)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    done = _("The address was corrected and a new link was sent to it.")
+    return _decide(token, done, lambda: correct_address(runtime(), game_id, seat, form.address()))
 
 
 @blueprint.post("/host/<token>/seats/<int:seat>/keeper")

@@ -16,6 +16,8 @@ from rules import IllegalAction
 from rules.messages import N_
 from service.catalog import entry
 from service.i18n import say
+from service.move_words import move_label
+from service.play.addresses import correct_address
 from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
@@ -24,10 +26,10 @@ from service.play.settle import set_auto_play, take_seat_back
 from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
-from service.reading import game_context, seat_page_context, seat_summary
+from service.reading import game_context, move_group_name, seat_page_context, seat_summary
 from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
-from service.web.forms import DAMAGED, AutoPlayForm, VacationForm
+from service.web.forms import DAMAGED, AddressForm, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.web.limits import mail_request_limits, players_game
 from service.zones import zone_choices
@@ -135,15 +137,23 @@ def chosen_from_mail(access: SeatAccess, chosen: str) -> ResponseReturnValue:
             access,
             refusal=_("The move chosen in your mail cannot be made now: here is your table as it stands."),
         )
+    return confirm_page(access, summary, summary["seq"], action, "")
+
+
+def confirm_page(access: SeatAccess, summary: dict[str, Any], seq: int, action: Any, message: str) -> str:
+    """The page asking once more before a move: the move drawn by its game's partial and named in
+    the words its mails and replies use (its kind, then the move: "Aim your Benevolence: aim Cy 2")."""
     return render_template(
         "confirm.html",
         **game_context(access.table),
         page=summary,
         token=access.token,
-        seq=summary["seq"],
+        seq=seq,
         action=action,
         action_json=json.dumps(action),
-        message="",
+        message=message,
+        move_kind=move_group_name(action),
+        move_words=move_label(access.table, access.seat, action),
     )
 
 
@@ -206,16 +216,7 @@ def move(token: str) -> Response | tuple[str, int]:
         entry(access.table.record.game).needs_confirmation(action, summary["legal_actions"])
         and request.form.get("confirmed") != "yes"
     ):
-        return render_template(
-            "confirm.html",
-            **game_context(access.table),
-            page=summary,
-            token=token,
-            seq=seq,
-            action=action,
-            action_json=json.dumps(action),
-            message=message or "",
-        ), 200
+        return confirm_page(access, summary, seq, action, message or ""), 200
     outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table)
     talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
     if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
@@ -247,6 +248,23 @@ def save_settings(token: str) -> Response | tuple[str, int]:
         return render_seat_page(access, status=422, settings_error=str(refusal))
     save_seat_settings(rt, access.table.game_id, access.seat, chosen)
     flash(_("Your mail settings were saved."))
+    return redirect(url_for("play.page", token=token), 303)
+
+
+@blueprint.post("/play/<token>/address")
+def address(token: str) -> Response:
+    """The player gives a working address (mail to theirs did not arrive): a new link goes there,
+    and the old ones stop working."""
+    rt = runtime()
+    access = player_access(rt, token)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    try:
+        correct_address(rt, access.table.game_id, access.seat, form.address())
+    except IllegalAction as refusal:
+        abort(409, say((refusal.msgid, refusal.params)))
+    flash(_("Your address was changed; your new link was mailed to it. This link no longer works."))
     return redirect(url_for("play.page", token=token), 303)
 
 

@@ -21,7 +21,7 @@ from service.eventlog.models import EventOrigin, SeatKeeper
 from service.play.automatic import next_automatic
 from service.play.hosting import GameSetup, Player, SetupRefused, seat_keeper, start_game
 from service.play.timeouts import play_bot_moves
-from service.runtime import Runtime, automatic_owed, searching
+from service.runtime import Runtime, search_bot_owed, searching
 from tests.helpers import confirmed, forms, mails, play_path, post_form
 from tests.service.turns import HOST, new_game, people, play, stepping, to_act
 
@@ -69,7 +69,7 @@ def test_a_search_bot_moves_only_in_the_workers_tasks(app: Flask) -> None:
 
 def automatic_owed_now(rt: Runtime, game_id: str) -> bool:
     with Session(rt.engine) as session:
-        return automatic_owed(session, game_id)
+        return search_bot_owed(session, game_id)
 
 
 def test_the_host_gives_a_seat_to_a_strong_bot_and_back(app: Flask, client: FlaskClient) -> None:

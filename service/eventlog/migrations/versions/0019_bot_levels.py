@@ -3,7 +3,7 @@ played by a search bot of a chosen level instead. The column is the level; NULL 
 itself, as every seat was before.
 
 Revision ID: 0019
-Revises: 0017
+Revises: 0018
 """
 
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = "0019"
-down_revision: str | None = "0017"
+down_revision: str | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
