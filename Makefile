@@ -4,15 +4,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
+# `make serve PORT=8000 HOST=0.0.0.0`: the mail links follow the port (BASE_URL, in embedded mode).
+PORT ?= 5000
+HOST ?= 127.0.0.1
+
+# The tests' venv: the service and the test extras (pytest, playwright, linters).
 $(BIN)/pbem: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(BIN)/pbem
+	touch $(BIN)/pbem $(VENV)/runtime-installed
+
+# What `make serve` needs: the service alone (a few seconds cold, not the test extras' minute).
+$(VENV)/runtime-installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e .
+	touch $(VENV)/runtime-installed
 
 .PHONY: serve test lint bench
-serve: $(BIN)/pbem
-	$(BIN)/pbem serve
+serve: $(VENV)/runtime-installed
+	$(BIN)/pbem serve --host $(HOST) --port $(PORT)
 
 test: $(BIN)/pbem
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)

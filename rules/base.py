@@ -248,6 +248,28 @@ class Game(ABC, Generic[S]):
         self._check_ahead(state, seat, situation, checked)
         return checked
 
+    def check_ahead_queue(self, state: S, seat: int, chosen: Mapping[str, Action]) -> None:
+        """Plays chosen ahead (by situation) that cannot all be made: a card chosen for the trick after
+        that the coming card certainly uses up, being chosen for every situation the coming trick may
+        bring. IllegalAction naming the card (the play would always be dropped as no longer held)."""
+        coming = [s for s in self.ahead_situations(state, seat) if not s.startswith(THEN)]
+        for situation, action in chosen.items():
+            card = action.get("card")
+            if not situation.startswith(THEN) or card is None or not coming:
+                continue
+            if all(chosen.get(now, {}).get("card") == card for now in coming):
+                raise IllegalAction(
+                    N_("%(card)s is your coming card: choose another card for the trick after."),
+                    card=self.card_words(card),
+                )
+
+    def card_words(self, card: str) -> Message:
+        """A card of this game in words, by its module's `card_name` (the package's index of games
+        imports this module, hence the import here)."""
+        from rules import card_name
+
+        return card_name(self.name, card)
+
     def ahead_choices(self, state: S, seat: int, situation: str) -> list[tuple[Action, Message]]:
         """Every play the seat may choose ahead for a situation it is offered, each with its words."""
         choices = []

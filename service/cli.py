@@ -9,7 +9,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from flask import Flask
 from rules import GAMES
 from rules.base import BOT_LEVELS, KEEPER
 from service import create_app
-from service.config import SETTINGS
+from service.config import SETTINGS, deployed
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.health import check_health
@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "dkim-key":
         return dkim_key(Path(args.file), args.selector, args.domain)
-    app = create_app()
+    app = create_app(serve_settings(args, os.environ) if args.command == "serve" else None)
     with app.app_context():
         if args.command == "new":
             return new_game(app, args)
@@ -286,6 +286,17 @@ def print_links(app: Flask, game_id: str) -> int:
         else:
             print(f"{seat.seat}\t{seat.name} <{seat.email}>\t{player_url(rt, table, seat.seat)}")
     return 0
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> dict[str, Any]:
+    """`pbem serve --port P` in embedded mode: mail links point at that port (BASE_URL's default names
+    port 5000, so links from a server on another port led nowhere). A BASE_URL set in the environment,
+    or a deployment (PostgreSQL, Redis), keeps its own."""
+    stores = {name: environ.get(name) for name in ("DATABASE_URL", "REDIS_URL")}
+    if environ.get("BASE_URL") or deployed(stores):
+        return {}
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host  # a link needs a reachable host
+    return {"BASE_URL": f"http://{host}:{args.port}"}
 
 
 def serve(app: Flask, host: str, port: int, threads: int) -> int:

@@ -46,6 +46,7 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "CLOCK_INTERVAL_SECONDS": (60.0, float),
     "MAIL_MAX_BACKOFF_SECONDS": (3600, int),
     "COMMAND_REQUEUE_SECONDS": (5, int),  # a move or mail silent this long is queued again
+    "POLL_SECONDS": (20, int),  # how often an open player page asks whether the game moved on
     "DIGEST_HOUR": (7, int),  # local hour (0-23) from which each reader's daily digest is sent
     "RUN_MIGRATIONS": (None, lambda v: v.lower() in ("1", "true", "yes")),
     "TRANSLATIONS_DIR": (str(Path(__file__).parent / "translations"), str),

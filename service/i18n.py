@@ -41,6 +41,12 @@ def select_locale() -> str:
     )
 
 
+def reader_language() -> str:
+    """The language this request's pages are shown in (what the reader chose with the switch, else
+    their browser's): a host creating a table means this one for it."""
+    return str(get_locale() or DEFAULT_LANGUAGE) if has_request_context() else DEFAULT_LANGUAGE
+
+
 def browser_language() -> str:
     """The best of our languages for the request's Accept-Language."""
     if not has_request_context():

@@ -189,6 +189,27 @@ def seat_page_context(rt: Runtime, table: Table, seat: int, summary: dict[str, A
         "commitment": game_commitment(table),
         "talk": seat_talk(rt, table, seat),
         "pace": table_pace(table, replay, rt.clock.now()),
+        "deciding": deciding_chapter(table, replay),
+    }
+
+
+def deciding_chapter(table: Table, replay: Replay) -> dict[str, Any] | None:
+    """For a game that ended in play: the last round or war on its score sheet, the one that decided
+    it (its title, each column's names and cell, the columns that won it, the final standing). None
+    while it runs, and for a game that never scored a round."""
+    if table.active or table.result is None:
+        return None
+    sheet = table.rules.score_sheet(table.state)
+    if not sheet.rows:
+        return None
+    row = sheet.rows[-1]
+    title = next((chapter.title for chapter in replay.chapters if chapter.number == row.chapter), None)
+    return {
+        "title": title,
+        "columns": [" & ".join(table.names[seat] for seat in column) for column in sheet.columns],
+        "cells": list(row.cells),
+        "winners": list(row.winners),
+        "standing": list(sheet.standing),
     }
 
 
@@ -362,7 +383,13 @@ def replay_step_context(
         "step": page,
         "talk": talk,
         # What the game's own table partial reads, as on the player page.
-        "page": {"game": table.record.game, "players": table.names, "view": page.view, "result": page.result},
+        "page": {
+            "game": table.record.game,
+            "players": table.names,
+            "view": page.view,
+            "result": page.result,
+            "to_act": page.to_act,
+        },
         "viewer": None if viewer.face_up else viewer.seat,
     }
 

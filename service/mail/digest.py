@@ -178,6 +178,48 @@ def digest_game(rt: Runtime, table: Table, seat: int) -> DigestGame:
     return DigestGame(title, link, since_lines(rt, table, seat), seat_table)
 
 
+def first_digest(rt: Runtime, session: Session, table: Table, seat: int, was: str) -> OutboxMail | None:
+    """The mail for a seat that switched to the digest after its address's digest of today was
+    written: what waits on the address now, at once, so that the switch does not leave the player
+    without a word until tomorrow's digest (a switch before the hour, or before today's digest was
+    written, waits for that one). None when nothing waits or no such switch happened."""
+    record = table.seats[seat]
+    if not table.active or was == NotifyMode.DIGEST or record.notify != NotifyMode.DIGEST:
+        return None
+    email = record.email.strip().lower()
+    seats = _digest_seats(session, email)
+    if not seats:
+        return None
+    local = rt.clock.now().astimezone(address_zone(seats))
+    if local.hour < rt.settings["DIGEST_HOUR"]:
+        return None
+    written = session.exec(
+        select(DigestRecord).where(col(DigestRecord.email) == email, col(DigestRecord.day) == local.date())
+    ).first()
+    if written is None or written.id is None:
+        return None
+    due = DueDigest(email, local.date(), tuple((s.game_id, s.seat) for s, _ in seats))
+    tables = {
+        game_id: table if game_id == table.game_id else load_table(session, game_id, rt.cache)
+        for game_id, _ in due.seats
+    }
+    waiting = [(tables[game_id], s) for game_id, s in due.seats if _waits(tables[game_id], s, due)]
+    return digest_mail(rt, due, written.id, waiting) if waiting else None
+
+
+def _digest_seats(session: Session, email: str) -> list[tuple[SeatRecord, str]]:
+    """The address's seats in digest mode in running games, newest game first, each with its game's
+    zone."""
+    rows = session.exec(
+        select(SeatRecord, GameRecord.timezone)
+        .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
+        .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
+        .where(func.lower(func.trim(SeatRecord.email)) == email)
+        .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
+    ).all()
+    return [(seat, zone) for seat, zone in rows]
+
+
 def send_due_digests(rt: Runtime) -> int:
     """Draft every digest now due and hand the mails to delivery; how many mails were drafted."""
     mail_ids = [mail_id for due in due_digests(rt) if (mail_id := draft_digest(rt, due)) is not None]

@@ -200,11 +200,11 @@ def _drafted_in_language(
         "overview": rt.link(f"/game/{table.game_id}"),
         "due": format_time(due, zone_name(table, seat)) if due else None,
         "zone": zone_name(table, seat),
-        "can_reply": seat is not None,
+        "can_reply": seat is not None and kind.answerable,
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }
-    reply_to = reply_address(rt, table, seat) if seat is not None else ""
+    reply_to = reply_address(rt, table, seat) if seat is not None and kind.answerable else ""
     if seat is not None and kind.carries_table and table.active:
         link = values.get("link") or player_url(rt, table, seat)
         values["seat_table"] = mail_table(rt, table, seat, link, reply_to, values["title"])
@@ -285,9 +285,9 @@ def confirm_url(rt: Runtime, request: GameRequest) -> str:
 
 
 def confirmation_mail(rt: Runtime, request: GameRequest) -> OutboxMail:
-    """The one mail of a game asked for on the web before its host confirms: to the host's address,
-    the link to confirm it. It names no player: those names are the asker's, and the address
-    may not be."""
+    """The one mail of a game asked for on the web before its host confirms: to the host (the name
+    they gave, at their address), the link to confirm it. It names no player: those names are the
+    asker's, and the address may not be."""
     with force_locale(request.language or DEFAULT_LANGUAGE):
         return _confirmation_in_language(rt, request)
 
@@ -302,7 +302,7 @@ def _confirmation_in_language(rt: Runtime, request: GameRequest) -> OutboxMail:
         {**values, "link": confirm_url(rt, request)},
         game_id=None,
         seat=None,
-        to_name="",
+        to_name=request.host_name,  # the name the asker gave for themselves
         to_email=request.host_email,
         subject=kind.headline(values),
         message_id=message_id,

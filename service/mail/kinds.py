@@ -99,6 +99,12 @@ class MailKind(StrEnum):
         return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME, MailKind.MY_GAMES)
 
     @property
+    def answerable(self) -> bool:
+        """Whether its reader may answer it with a move or plays chosen ahead (a reply address and the
+        line inviting one): not the mail telling a player their seat was given to someone else."""
+        return self is not MailKind.REPLACED
+
+    @property
     def carries_table(self) -> bool:
         """Whether a seat's mail of this kind carries its table and its moves (see `TABLE_MAILS`)."""
         return self in TABLE_MAILS

@@ -83,15 +83,17 @@ def checked_queue(table: Table, seat: int, plays: Sequence[Mapping[str, Any]]) -
     if len(set(situations)) != len(situations):
         raise AheadRefused((N_("Choose one play per situation."), {}))
     try:
-        return [
+        chosen = [
             Chosen(
                 play["situation"],
                 table.rules.check_ahead(table.state, seat, play["situation"], play["action"]),
             )
             for play in plays
         ]
+        table.rules.check_ahead_queue(table.state, seat, {play.situation: play.action for play in chosen})
     except IllegalAction as refusal:
         raise AheadRefused((refusal.msgid, refusal.params)) from refusal
+    return chosen
 
 
 def drop(rows: Sequence[AheadPlay], now: datetime, session: Session) -> None:
@@ -279,6 +281,8 @@ def note(table: Table, row: AheadPlay) -> Message:
         line = table.rules.describe(table.events[row.seq - 1], row.seat, table.names)
         return N_("Your play chosen ahead was made: %(line)s"), {"line": line or ""}
     reason = stored_message(row.reason) if row.reason else (N_("it no longer fitted"), {})
+    if reason[0].endswith((".", "!", "?")):  # a sentence of the rules brings its own full stop
+        return N_("Your play chosen ahead was not made: %(reason)s"), {"reason": reason}
     return N_("Your play chosen ahead was not made: %(reason)s."), {"reason": reason}
 
 

@@ -21,11 +21,13 @@ from sqlmodel import Session, col, select
 
 from service.eventlog.models import AddressRequest, GameRecord, GameStatus, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
+from service.i18n import say
 from service.links import LinkError, address_key, issued_at
 from service.localtime import as_utc
 from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import waiting_on
+from service.play.rematch import series_of
 from service.play.seat_settings import SeatSettings, save_seat_settings
 from service.reading import game_title
 from service.runtime import Runtime
@@ -56,6 +58,13 @@ class MyGame:
     started: datetime
     finished: datetime | None
     winners: tuple[str, ...]
+    # What tells apart games of one title and table: where play stands ("Round 2", "War 3", in the
+    # reader's language), since when the game waits on this seat or on whom, and the rematch series.
+    stage: str = ""
+    since: datetime | None = None  # the game has waited on this seat since then
+    waiting: tuple[tuple[str, datetime | None], ...] = ()  # the others it waits on, and since when
+    match: int = 1  # this game's place in its series of rematches
+    matches: int = 1  # how many games the series has
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -69,6 +78,12 @@ class MyGame:
             "started": self.started.isoformat(),
             "finished": self.finished.isoformat() if self.finished else None,
             "winners": list(self.winners),
+            "stage": self.stage,
+            "since": self.since.isoformat() if self.since else None,
+            "waiting": [
+                {"name": name, "since": since.isoformat() if since else None} for name, since in self.waiting
+            ],
+            "series": {"match": self.match, "matches": self.matches},
         }
 
 
@@ -180,13 +195,18 @@ def _seats_of(rt: Runtime, email: str) -> list[tuple[str, int]]:
 
 
 def my_games(rt: Runtime, email: str) -> MyGames:
-    """The games of an address: running first (those waiting on it on top, soonest deadline
-    first), then finished and cancelled ones (latest first)."""
+    """The games of an address: running first (those waiting on it on top, soonest deadline first,
+    then the longest waiting), then finished and cancelled ones (latest first)."""
     seats = _seats_of(rt, email)
     games = [_my_game(rt, rt.read_table(game_id), seat) for game_id, seat in seats]
     running = sorted(
         (g for g in games if g.status == GameStatus.ACTIVE),
-        key=lambda g: (not g.your_move, g.due is None, g.due.timestamp() if g.due else 0.0),
+        key=lambda g: (
+            not g.your_move,
+            g.due is None,
+            g.due.timestamp() if g.due else 0.0,
+            g.since.timestamp() if g.since else float("inf"),
+        ),
     )
     over = sorted(
         (g for g in games if g.status != GameStatus.ACTIVE),
@@ -204,7 +224,9 @@ def my_games(rt: Runtime, email: str) -> MyGames:
 def _my_game(rt: Runtime, table: Table, seat: int) -> MyGame:
     with Session(rt.engine) as session:
         waiting = {w.seat: w for w in waiting_on(session, table, rt.clock.now())}
+        series = series_of(session, table.game_id)
     result = table.result
+    since = waiting[seat].since if seat in waiting else None
     return MyGame(
         game_id=table.game_id,
         game=table.record.game,
@@ -217,7 +239,21 @@ def _my_game(rt: Runtime, table: Table, seat: int) -> MyGame:
         started=as_utc(table.record.created_at),
         finished=as_utc(table.finished_at) if table.finished_at else None,
         winners=tuple(table.names[w] for w in result["winners"]) if result else (),
+        stage=_stage(table),
+        since=as_utc(since) if since else None,
+        waiting=tuple(
+            (w.name, as_utc(w.since) if w.since else None) for s, w in sorted(waiting.items()) if s != seat
+        ),
+        match=series.index(table.game_id) + 1,
+        matches=len(series),
     )
+
+
+def _stage(table: Table) -> str:
+    """Where play stands, as the replay heads its latest step ("Round 2", "War 3")."""
+    if not table.events:
+        return ""
+    return say(table.rules.heading(table.state, table.events[-1]).title)
 
 
 def save_address_settings(rt: Runtime, email: str, settings: SeatSettings) -> int:

@@ -249,6 +249,12 @@ def _link_in(rt: Runtime, game_id: str, seat: int, table: Table, reader: int) ->
     return rt.link(f"/game/{game_id}")
 
 
+def series_of(session: Session, game_id: str) -> list[str]:
+    """The games of this game's series (its rematch chain), first to last; itself alone if none."""
+    latest, before = own_proposals(session, game_id)
+    return _chain(session, game_id, before, latest)
+
+
 def _chain(
     session: Session, game_id: str, before: RematchProposal | None, latest: RematchProposal | None
 ) -> list[str]:

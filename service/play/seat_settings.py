@@ -11,6 +11,8 @@ from sqlmodel import Session
 
 from service.eventlog.models import NotifyMode, OutboxMail, SeatRecord
 from service.eventlog.store import Table
+from service.mail.digest import first_digest
+from service.mail.drafting import drafted
 from service.runtime import Runtime
 from service.zones import is_zone
 
@@ -47,15 +49,17 @@ def checked_settings(notify: Any, timezone: Any) -> SeatSettings:
 
 
 def save_seat_settings(rt: Runtime, game_id: str, seat: int, settings: SeatSettings) -> None:
-    """Store a seat's settings."""
+    """Store a seat's settings (a switch to the digest after today's went out brings one at once)."""
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
         if not 0 <= seat < len(table.seats):
             raise LookupError(f"game {game_id} has no seat {seat}")
         record = table.seats[seat]
+        was = record.notify
         record.notify, record.timezone = settings.notify, settings.timezone
         session.add(record)
-        return None, []
+        session.flush()
+        return None, drafted(first_digest(rt, session, table, seat, was))
 
     rt.in_game(game_id, change)
 

@@ -3,13 +3,16 @@
 // game's time zone when the field still holds the default.
 document.addEventListener("DOMContentLoaded", function () {
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  var format = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-                 timeZoneName: "short" };
+  // One format for times on pages and in mails (service/localtime.py format_time): the page's
+  // language, short weekday and month, the time of day, then the zone's name in brackets.
+  var format = { timeZone: zone, weekday: "short", day: "numeric", month: "short", hour: "numeric",
+                 minute: "2-digit" };
+  var language = document.documentElement.lang || undefined;
   document.querySelectorAll("time[data-localise]").forEach(function (node) {
     var moment = new Date(node.getAttribute("datetime"));
     if (!isNaN(moment)) {
       node.title = node.textContent;
-      node.textContent = moment.toLocaleString(undefined, format);
+      node.textContent = moment.toLocaleString(language, format) + " (" + zone + ")";
     }
   });
   document.querySelectorAll("input[data-browser-zone]").forEach(function (input) {

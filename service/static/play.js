@@ -11,3 +11,18 @@ if (coinBox) {
   coinBox.addEventListener("change", follow);
   follow();
 }
+
+// Dupli: the button setting the ticked cards is live only while exactly two are ticked, and says how
+// many are (without JavaScript the page answers a wrong count, keeping the ticks).
+const setButton = document.querySelector("button[data-set-ticked]");
+if (setButton) {
+  const boxes = document.querySelectorAll("[data-pick] input[name=set]");
+  const follow = () => {
+    const ticked = [...boxes].filter((box) => box.checked).length;
+    setButton.disabled = ticked !== 2;
+    setButton.setAttribute("aria-describedby", "ticked-count");
+    document.getElementById("ticked-count").textContent = setButton.dataset.countText.replace("%(num)s", ticked);
+  };
+  for (const box of boxes) box.addEventListener("change", follow);
+  follow();
+}

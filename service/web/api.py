@@ -31,6 +31,7 @@ from service.web.openapi import (
     MoveAnswer,
     MoveRequest,
     SeatState,
+    SeatVersion,
     SettingsAnswer,
     SettingsRequest,
     TalkAnswer,
@@ -74,6 +75,19 @@ def state(token: str) -> Response:
             "rematch": rematch,
         }
     )
+
+
+@blueprint.get("/play/<token>/version")
+@spec.validate(resp=Answers(HTTP_200=SeatVersion, HTTP_304=None, **LINK_ERRORS))
+def version(token: str) -> Response:
+    """The game's version for the seat's open page, which reloads when it changes: tagged with an
+    ETag, so that a poll whose If-None-Match still holds gets an empty 304."""
+    access = player_access(runtime(), token)
+    table = access.table
+    your_move = table.active and access.seat in table.rules.to_act(table.state)
+    response = jsonify({"seq": table.version, "your_move": your_move})
+    response.set_etag(f"v{table.version}")
+    return response.make_conditional(request)
 
 
 @blueprint.post("/play/<token>")

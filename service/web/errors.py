@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import redis
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import format_timedelta
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from kombu.exceptions import OperationalError as BrokerError
@@ -15,6 +17,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.db import database_unavailable
+from service.web.limits import retry_seconds
 
 log = logging.getLogger(__name__)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -70,8 +73,9 @@ def register_error_pages(app: Flask) -> None:
 
     @app.errorhandler(429)
     def too_many(error: HTTPException) -> ResponseReturnValue:
-        """A rate limit (service/web/limits.py) says why; Flask-Limiter adds Retry-After."""
-        return error_response(429, error.description or "", _("Too many requests"))
+        """A rate limit (service/web/limits.py) says why, and when to try again as a person reads
+        it ("in 59 minutes"; Flask-Limiter adds the same as Retry-After for programs)."""
+        return error_response(429, retry_text(error.description or ""), _("Too many requests"))
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
@@ -109,6 +113,15 @@ def register_error_pages(app: Flask) -> None:
                 "Reload the page to see before you try again."
             ),
         )
+
+
+def retry_text(why: str) -> str:
+    """Why a request was limited, and in how long it may be made again."""
+    seconds = retry_seconds()
+    if seconds is None:
+        return why
+    wait = format_timedelta(timedelta(seconds=seconds), granularity="minute", threshold=1.0)
+    return f"{why} {_('You can try again in %(wait)s.', wait=wait)}"
 
 
 def unavailable() -> Response:

@@ -27,7 +27,7 @@ from wtforms.validators import (
 from rules import get_game
 from service.catalog import GameEntry, entry
 from service.eventlog.models import TimeoutPolicy
-from service.i18n import LANGUAGES, browser_language, say
+from service.i18n import LANGUAGES, reader_language, say
 from service.play.confirmation import invite_code_valid
 from service.play.hosting import SEED_MAX, GameSetup, Player, SetupRefused, seat_keeper
 from service.play.names import name_refusal
@@ -130,8 +130,9 @@ class NewGameForm(FlaskForm):
     language = SelectField(
         _l("The table's language (each player can choose their own)"),
         choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
-        default=browser_language,
+        default=reader_language,
     )
+    host_plays = BooleanField(_l("I play too (in the first empty row of players)"))
 
     def missing(self) -> list[str]:
         """What a form sent incomplete lacks, in words, for the line above it ("your name, your
@@ -141,18 +142,36 @@ class NewGameForm(FlaskForm):
             gaps.append(_("your name"))
         if not (self.host_email.data or "").strip():
             gaps.append(_("your email"))
-        if not any((row.form.email.data or "").strip() or row.form.bot.data for row in self.players):
+        if not self.host_plays.data and not any(
+            (row.form.email.data or "").strip() or row.form.bot.data for row in self.players
+        ):
             gaps.append(_("the players' emails"))
         return gaps
+
+    def validate_host_plays(self, field: BooleanField) -> None:
+        """A host who plays too needs a row left empty for their seat."""
+        if field.data and self.host_row() is None:
+            raise ValidationError(_("Leave a row of players empty for yourself."))
+
+    def host_row(self) -> int | None:
+        """The row a host who plays takes: the first with no name, email or seat-keeper (None: none)."""
+        for index, row in enumerate(self.players):
+            typed = (row.form.name.data or "").strip() or (row.form.email.data or "").strip()
+            if not (typed or row.form.bot.data):
+                return index
+        return None
 
     def chosen_players(self) -> list[Player]:
         """The filled-in seats, in order (a seat-keeper seat needs no email; unnamed ones are
         numbered when there are several)."""
         bots = sum(bool(row.form.bot.data) for row in self.players)
+        host_row = self.host_row() if self.host_plays.data else None
         players: list[Player] = []
-        for row in self.players:
+        for index, row in enumerate(self.players):
             name, email = (row.form.name.data or "").strip(), (row.form.email.data or "").strip()
-            if row.form.bot.data:
+            if index == host_row:  # the host typed their name and address once, above
+                players.append(Player(self.host_name.data.strip(), self.host_email.data.strip()))
+            elif row.form.bot.data:
                 level = row.form.level.data or "keeper"
                 players.append(seat_keeper(name, sum(p.bot for p in players) + 1, bots, level))
             elif email:

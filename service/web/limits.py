@@ -12,6 +12,7 @@ case or "+tag").
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -61,17 +62,22 @@ def players_game() -> str:
         return ""
 
 
+def retry_seconds() -> int | None:
+    """How long until the limit this request broke lets it through again (None: no limit broke)."""
+    broken = limiter.current_limit
+    if broken is None or not broken.breached:
+        return None
+    return max(1, int(broken.reset_at - time.time()))
+
+
 def too_many_from_you() -> str:
-    return _(
-        "Too many requests that send mail came from your connection. "
-        "Wait a little (the Retry-After time) and try again."
-    )
+    return _("Too many requests that send mail came from your connection. Wait a little and try again.")
 
 
 def too_many_for_address() -> str:
     return _(
         "Too many mails were asked for this address lately. "
-        "To protect it from unwanted mail, wait a while (the Retry-After time) and try again."
+        "To protect it from unwanted mail, wait a while and try again."
     )
 
 
@@ -109,7 +115,7 @@ def mail_request_limits(*addresses: Callable[[], str]) -> Callable[[F], F]:
 def too_many_invitations() -> str:
     return _(
         "This host's address sent many invitations lately. To protect the people invited from unwanted "
-        "mail, wait a while (the Retry-After time) before inviting more."
+        "mail, wait a while before inviting more."
     )
 
 

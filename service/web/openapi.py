@@ -99,6 +99,13 @@ class SeatState(BaseModel):
     settings: dict[str, str]
 
 
+class SeatVersion(BaseModel):
+    """What an open player page polls: the game's version and whether it waits on this seat."""
+
+    seq: int
+    your_move: bool
+
+
 class TalkAnswer(BaseModel):
     talk: list[dict[str, Any]]
 

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
+from rules.messages import N_
 from service.catalog import entry
 from service.i18n import say
 from service.move_words import move_label
@@ -34,6 +35,8 @@ from service.web.limits import mail_request_limits, players_game
 from service.zones import zone_choices
 
 blueprint = Blueprint("play", __name__)
+# Dupli's set button with other than two cards ticked: said as the form asks it, not as the API's shape.
+TICK_TWO = N_("Tick exactly two cards to set: you ticked %(num)s.")
 
 STATUS_CODES = {
     MoveStatus.ACCEPTED: 200,
@@ -53,6 +56,7 @@ def render_seat_page(
     vacation_form: VacationForm | None = None,
     refusal: str | None = None,
     ahead_refusal: str | None = None,
+    ticked: list[str] | None = None,
 ) -> tuple[str, int]:
     """The player page for a seat, with the outcome of their last submission if any, their mail
     settings (with why the last change was refused, if it was) and their turn settings (or why a
@@ -83,9 +87,27 @@ def render_seat_page(
             rematch=rematch_view(rt, table, access.seat),
             ahead=ahead_panel(rt, table, access.seat) if table.active else [],
             ahead_refusal=ahead_refusal,
+            ticks=tick_marks(page["view"], ticked),
         ),
         status,
     )
+
+
+def tick_marks(view: dict[str, Any], ticked: list[str] | None) -> list[bool] | None:
+    """Which of a Dupli hand's boxes (in the Charge window the set's, then the hand's, in the view's
+    order) stay ticked after a refused move, as the player left them: each ticked name marks one box
+    of that card (a hand may hold a card twice). None when no move was refused: the page's defaults."""
+    if ticked is None:
+        return None
+    left = list(ticked)
+    swapping = view.get("phase") == "charge"
+    boxes = [*(view.get("my_set") or [] if swapping else []), *(h["card"] for h in view.get("hand") or [])]
+    marks = []
+    for card in boxes:
+        marks.append(card in left)
+        if card in left:
+            left.remove(card)
+    return marks
 
 
 @blueprint.get("/play/<token>")
@@ -147,6 +169,14 @@ def parse_move_form(form: Any) -> tuple[int, Any]:
     return seq, action
 
 
+def is_ticked_pair(form: Any) -> bool:
+    """Whether the button pressed sets the ticked cards (Dupli's "Set these two face down")."""
+    try:
+        return bool(current_app.json.loads(form.get("action", "")) == {"set": []})
+    except ValueError:
+        return False
+
+
 def form_action(form: Any) -> object:
     """The action a move form submits: the pressed button's JSON `action`, completed by the form's
     choices made before the button: "coin": true when the coin box is ticked (Duālis: a coin is taken
@@ -167,11 +197,15 @@ def move(token: str) -> Response | tuple[str, int]:
     rt = runtime()
     access = player_access(rt, token)
     seq, raw = parse_move_form(request.form)
+    ticked = request.form.getlist("set") if is_ticked_pair(request.form) else None
+    if ticked is not None and len(ticked) != 2:  # the form's own question, before the rules' shapes
+        outcome = MoveOutcome(MoveStatus.REJECTED, (TICK_TWO, {"num": len(ticked)}))
+        return render_seat_page(access, outcome, STATUS_CODES[outcome.status], ticked=ticked)
     try:
         action = access.table.rules.check_action(raw)
     except IllegalAction as refusal:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
-        return render_seat_page(access, outcome, STATUS_CODES[outcome.status])
+        return render_seat_page(access, outcome, STATUS_CODES[outcome.status], ticked=ticked)
     written = request.form.get("message", "")
     try:
         message = cleaned(written) if written.strip() else None
@@ -188,7 +222,7 @@ def move(token: str) -> Response | tuple[str, int]:
     if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)
-    return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status])
+    return render_seat_page(fresh, outcome, STATUS_CODES[outcome.status], ticked=ticked)
 
 
 @blueprint.post("/play/<token>/talk")

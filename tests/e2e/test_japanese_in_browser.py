@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -104,3 +105,40 @@ def test_a_japanese_table_shows_no_english(live_server: tuple[str, Flask], ja_pa
     ja_page.screenshot(path=str(ARTIFACTS / f"ja-{game}-mail.png"), full_page=True)
     english = {where: sorted(words) for where, words in found.items() if words}
     assert not english, json.dumps(english, ensure_ascii=False, indent=1)
+
+
+# Where a Japanese hint in a card button may break: between its phrases, never inside one.
+PHRASES = {"小さい方が勝ち": ("小さい", "方が", "勝ち"), "大きい方が勝ち": ("大きい", "方が", "勝ち")}
+
+
+def line_breaks(page: Page, element: Any) -> list[int]:
+    """The character offsets at which the browser starts a new line inside `element`'s text."""
+    tops: list[float] = element.evaluate(
+        """e => { const text = e.firstChild, range = document.createRange(), tops = [];
+          for (let i = 0; i < text.length; i++) { range.setStart(text, i); range.setEnd(text, i + 1);
+            tops.push(range.getBoundingClientRect().top); }
+          return tops; }"""
+    )
+    return [i for i in range(1, len(tops)) if tops[i] > tops[i - 1] + 1]
+
+
+def test_japanese_hints_in_card_buttons_break_between_phrases(
+    live_server: tuple[str, Flask], ja_page: Page
+) -> None:
+    _, app = live_server
+    players = [Player(name, f"p{i}@example.org") for i, name in enumerate(NAMES)]
+    with app.app_context():
+        game_id = create_game(
+            app.extensions["pbem"], "dualis", players, players[0], {"high_low": True}, seed=5, language="ja"
+        )
+    ja_page.goto(link_of_seat_to_move(app, game_id))
+    hints = ja_page.locator("ul.hand-cards button small", has_text="方が勝ち")
+    assert hints.count() >= 2
+    for n in range(hints.count()):
+        hint = hints.nth(n)
+        phrases = PHRASES[hint.inner_text().replace("\u200b", "")]
+        allowed = {len("".join(phrases[:k])) for k in range(1, len(phrases))}
+        breaks = line_breaks(ja_page, hint.element_handle())
+        assert set(breaks) <= allowed, (hint.inner_text(), breaks)
+        inside = "e => e.getBoundingClientRect().right <= e.closest('button').getBoundingClientRect().right"
+        assert hint.evaluate(inside), hint.inner_text()

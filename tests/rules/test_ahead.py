@@ -171,3 +171,18 @@ def test_double_side_offers_no_trick_after_across_the_turn_over() -> None:
         seat = min(rules.to_act(state))
         state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
     assert {6, 7, 12} <= seen
+
+
+def test_dualis_refuses_the_coming_card_again_for_the_trick_after() -> None:
+    rules = get_game("dualis")
+    deck = [f"{s}{n}{c}" for s in "SM" for n in range(1, 14) for c in "RB"]
+    deck[13], deck[26] = deck[26], deck[13]  # seat 1: twelve Stars and M1R
+    state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
+    state = after(rules, state, rules.act(state, 0, {"card": "S1R"}))  # seat 2's coming card: led:S only
+    with pytest.raises(IllegalAction, match=r"is your coming card: choose another card for the trick after"):
+        rules.check_ahead_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "S7B"}})
+    rules.check_ahead_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "M2R"}})
+    rules.check_ahead_queue(state, 2, {"then:lead": {"card": "S7B"}})  # the coming card may be played by hand
+    # Before the lead, seat 1's coming card depends on the suit led: a card kept in one case may come later.
+    fresh = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
+    rules.check_ahead_queue(fresh, 1, {"led:S": {"card": "S8R"}, "then:lead": {"card": "S8R"}})

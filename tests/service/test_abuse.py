@@ -5,6 +5,7 @@ than MAILS_PER_ADDRESS_PER_DAY mails in a day, whatever path drafted them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,11 @@ def test_game_creation_is_limited_per_client_and_per_address(tmp_path: Path) -> 
     limited = create(client, host="a@example.org")  # the address's third request this hour
     assert limited.status_code == 429 and "this address" in limited.get_data(as_text=True)
     assert int(limited.headers["Retry-After"]) > 0
+    # A person reads when to try again, not the name of an HTTP header.
+    said = limited.get_data(as_text=True)
+    assert "Retry-After" not in said and re.search(r"You can try again in \d+ (minutes?|hours?)\.", said), (
+        said
+    )
     assert create(client, host="b@example.org").status_code == 429  # the client's fourth
     other = app.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.0.2.9"

@@ -20,6 +20,7 @@ from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, SeatKee
 from service.eventlog.store import FoldCache
 from service.play.ahead import MAX_AHEAD
 from service.play.hosting import create_game, keep_seat
+from service.play.seat_settings import save_seat_language
 from tests.helpers import mails, play_path, post_form, without_links
 from tests.rules.test_double_side import SIDES_HANDS, deck_of
 from tests.service.turns import HOST, people, play, stepping, to_act
@@ -259,6 +260,47 @@ def test_bad_queues_are_refused_and_nothing_is_stored(app: Flask, client: FlaskC
     forged = links[1][:-3] + ("abc" if not links[1].endswith("abc") else "xyz")
     assert choose(client, forged, [{"situation": "led:S", "action": {"card": "S8R"}}]).status_code == 403
     assert rows(app, game_id) == []
+
+
+def test_the_same_card_for_the_coming_trick_and_the_trick_after_is_refused_up_front(
+    app: Flask, client: FlaskClient
+) -> None:
+    rt = app.extensions["pbem"]
+    game_id, links = new_game(app, "dualis")
+    play(rt, game_id, 0, {"card": "S1R"})  # Cy's coming card follows the Star: led:S only
+    queue = [
+        {"situation": "led:S", "action": {"card": "S7B"}},
+        {"situation": "then:lead", "action": {"card": "S7B"}},
+    ]
+    refused = choose(client, links[2], queue)
+    assert refused.status_code == 422
+    message = "Star 7 Blue is your coming card: choose another card for the trick after."
+    assert refused.get_json()["error"] == message
+    assert rows(app, game_id) == []
+    assert choose(client, links[2], queue[:1]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "told"),
+    [("en", "was not made: You do not hold Star 7 Blue.\n"), ("ja", "持っていません。\n")],
+)
+def test_a_dropped_play_is_told_with_one_full_stop(
+    app: Flask, client: FlaskClient, language: str, told: str
+) -> None:
+    rt = app.extensions["pbem"]
+    game_id, links = new_game(app, "dualis")
+    # Cy's only Star goes in the coming trick by hand; the one chosen for the trick after is gone then.
+    chosen = [{"situation": "then:led:S", "action": {"card": "S7B"}}]
+    assert choose(client, links[2], chosen).status_code == 200
+    assert save_seat_language(rt, game_id, 2, rt.read_table(game_id).seats[2].key_version, language)
+    play(rt, game_id, 0, {"card": "S1R"})
+    play(rt, game_id, 1, {"card": "S8R"})
+    play(rt, game_id, 2, {"card": "S7B"})
+    play(rt, game_id, 3)  # Bo's Star 8 wins and leads the next trick
+    play(rt, game_id, 1, {"card": "S9R"})
+    body = mails(app, to="cy@example.org", kind="your_turn")[-1].text_body
+    assert told in body and ".." not in body and "。。" not in body
+    assert [row.status for row in rows(app, game_id)] == [AheadStatus.DROPPED]
 
 
 def test_a_chosen_play_survives_a_restart(app: Flask, client: FlaskClient) -> None:

@@ -175,3 +175,29 @@ def test_overlapping_runs_on_postgres_draft_one_digest(pg_app: Flask) -> None:
         thread.join()
     assert sorted(counts) == [0, 0, 0, 1]
     assert len(mails(pg_app, kind="digest")) == 1 and len(digests(pg_app)) == 1
+
+
+def test_a_switch_to_the_digest_after_todays_brings_one_at_once(app: Flask, client: FlaskClient) -> None:
+    rt = app.extensions["pbem"]
+    clock = clock_at(rt, datetime(2024, 5, 1, 6, 0, tzinfo=UTC))
+    earlier = game_with_ann(app, client, "Cy")
+    choose(client, earlier, notify="digest")
+    play_first_card(client, earlier)  # nothing waits on Ann at 07:00: today's digest is written empty
+    clock.advance(hours=1, minutes=5)
+    assert send_due_digests(rt) == 0 and [d.mail_id for d in digests(app)] == [None]
+    clock.advance(hours=3)
+    link = game_with_ann(app, client, "Bo")  # at 10:05 a game waits on Ann; she switches to the digest
+    choose(client, link, notify="digest")
+    (first,) = mails(app, to=ANN, kind="digest")
+    assert DIGEST_LINK.search(first.text_body).group(1) == link  # type: ignore[union-attr]
+    choose(client, link, notify="digest")  # saving the same setting again mails nothing
+    clock.advance(minutes=5)
+    assert send_due_digests(rt) == 0 and len(mails(app, to=ANN, kind="digest")) == 1
+    clock.advance(hours=21)
+    assert send_due_digests(rt) == 1  # then at the hour each day
+
+
+def test_the_settings_say_when_the_first_digest_comes(app: Flask, client: FlaskClient) -> None:
+    link = game_with_ann(app, client, "Bo")
+    page = client.get(link).get_data(as_text=True)
+    assert "chosen after 07:00, a first digest comes at once" in page

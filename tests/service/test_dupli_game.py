@@ -207,6 +207,28 @@ def test_set_phase_hand_slots_legal_pairs_and_the_rule(app: Flask, client: Flask
     assert state(client, links[ANN])["view"]["my_set"] == ["charge", "tyranny"]
 
 
+def test_setting_other_than_two_ticked_cards_says_so_and_keeps_the_ticks(
+    app: Flask, client: FlaskClient
+) -> None:
+    _, links = new_game(app, 3, [["tyranny", "drill", "drill", "benevolence"], [], []])
+    form = move_form(html(client, links[ANN]))
+    assert form is not None
+    for ticked in (["drill"], ["benevolence", "drill", "tyranny"]):
+        refused = client.post(links[ANN], data={**form.fields, "action": '{"set": []}', "set": ticked})
+        assert refused.status_code == 422
+        page = refused.get_data(as_text=True)
+        assert f"Tick exactly two cards to set: you ticked {len(ticked)}." in text(page)
+        assert "as a list" not in page  # not the JSON API's words
+        kept = re.findall(r'<input type="checkbox" name="set" value="([a-z]+)" checked>', page)
+        assert sorted(kept) == sorted(ticked)
+    # A pair the rules refuse keeps its ticks too, next to the rules' reason.
+    pair = ["benevolence", "tyranny"]
+    refused = client.post(links[ANN], data={**form.fields, "action": '{"set": []}', "set": pair})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "may not be set together with Benevolence" in page
+    assert sorted(re.findall(r'<input type="checkbox" name="set" value="([a-z]+)" checked>', page)) == pair
+
+
 def test_waiting_shows_who_has_set_but_not_what(app: Flask, client: FlaskClient) -> None:
     game_id, links = new_game(app, 3, [[], ["subversion", "subversion"], []], seed=5)
     click(client, links[BO], {"set": ["subversion", "subversion"]})

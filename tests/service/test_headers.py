@@ -134,3 +134,21 @@ def test_https_adds_hsts_and_a_deployment_secure_cookies(
     cookie = response.headers["Set-Cookie"]
     assert all(flag in cookie for flag in ("Secure", "HttpOnly", "SameSite=Lax")), cookie
     app.extensions["pbem"].engine.dispose()
+
+
+def test_an_open_page_polls_the_games_version_with_an_etag(app: Flask, client: FlaskClient) -> None:
+    """The version an open player page polls (live.js): 304 with no body while the game has not
+    moved, the new version once it has."""
+    a_game(client)
+    path = play_path(mails(app, kind="invitation")[0])
+    first = client.get(f"/api{path}/version")
+    assert first.status_code == 200 and first.headers["ETag"] and first.json is not None
+    seq = first.json["seq"]
+    unchanged = client.get(f"/api{path}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    moved = client.get(f"/api{path}").json or {}
+    client.post(f"/api{path}", json={"action": moved["legal_actions"][0], "seq": moved["seq"]})
+    after = client.get(f"/api{path}/version", headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200 and after.json is not None and after.json["seq"] > seq
+    page = client.get(path).get_data(as_text=True)
+    assert f'data-live="/api{path}/version"' in page and "/static/live.js" in page

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from flask import Flask
@@ -223,3 +227,51 @@ def test_cli_creates_a_table_its_host_does_not_play(tmp_path: Path) -> None:
         text=True,
     )
     assert refused.returncode == 2 and refused.stdout.strip() == "error: A name cannot hold a web address."
+
+
+def test_cli_serve_on_another_port_puts_that_port_in_the_mail_links(tmp_path: Path) -> None:
+    """`pbem serve --port 8765` (`make serve PORT=8765`) in embedded mode: the host's confirmation mail
+    links to port 8765 (the default BASE_URL named 5000, where nothing answered)."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}", "SECRET_KEY": "cli"}
+    for name in ("BASE_URL", "REDIS_URL", "SMTP_HOST"):
+        env.pop(name, None)
+    with socket.socket() as spare:
+        spare.bind(("127.0.0.1", 0))
+        port = spare.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service", "serve", "--port", str(port), "--threads", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    try:
+        form = wait_for_page(browser, f"{base}/new/red_black")
+        fields = {
+            "csrf_token": re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form).group(1),  # type: ignore[union-attr]
+            "host_name": "Ann",
+            "host_email": "ann@example.org",
+            "host_plays": "y",
+            "players-0-email": "bo@example.org",
+        }
+        browser.open(f"{base}/new/red_black", urllib.parse.urlencode(fields).encode(), timeout=30).read()
+        outbox = browser.open(f"{base}/outbox", timeout=30).read().decode()
+        mail = re.search(r'href="(/outbox/\d+)"', outbox).group(1)  # type: ignore[union-attr]
+        body = browser.open(f"{base}{mail}", timeout=30).read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert f"{base}/confirm/" in body and ":5000" not in body
+
+
+def wait_for_page(browser: urllib.request.OpenerDirector, url: str) -> str:
+    """The page at `url` once the server answers (within 30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return str(browser.open(url, timeout=5).read().decode())
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)

@@ -19,6 +19,7 @@ from service.mail.drafting import draft_mail
 from service.mail.kinds import MailKind
 from service.play.hosting import Player, cancel_game, create_game
 from service.play.my_games import ADDRESS_DAILY_LIMIT, ADDRESS_LIMIT
+from service.play.rematch import answer_rematch, propose_rematch
 from service.runtime import Runtime
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, mails, play_path, post_form, without_links
@@ -135,7 +136,10 @@ def test_the_request_flow_over_real_smtp(tmp_path: Path, smtp_sink: SmtpSink) ->
         assert page.status_code == 200 and "Ann, Bo" in page.get_data(as_text=True)
         # the invitation's footer links to the same list, signed for its reader
         (invitation,) = [m for m in smtp_sink.collector.to(ANN) if "invited" in headline(m)]
-        assert "/my/" in invitation.as_string()
+        body = next(p for p in invitation.walk() if p.get_content_type() == "text/plain").get_payload(
+            decode=True
+        )
+        assert "/my/" in body.decode()  # decoded: a long quoted-printable line may break inside the link
 
 
 def test_no_answer_tells_whether_an_address_has_games(app: Flask, client: FlaskClient) -> None:
@@ -190,7 +194,7 @@ def test_bad_links_and_requests_are_refused_and_change_nothing(app: Flask, clien
         revoked = client.get(old)
         assert revoked.status_code == 403 and "replaced" in revoked.get_data(as_text=True)
     assert client.get(bo).status_code == 200  # another address's link is untouched
-    player = mails(app, to=ANN, kind="invitation")[0].text_body.split("/play/")[1].split()[0]
+    player = play_path(mails(app, to=ANN, kind="invitation")[0]).removeprefix("/play/")  # a seat's token
     token = fresh.removeprefix("/my/")
     for forged in (token[:-2] + "xx", player, "nonsense"):
         assert client.get(f"/my/{forged}").status_code == 403
@@ -247,3 +251,38 @@ def test_every_mail_links_to_its_readers_games(app: Flask, client: FlaskClient) 
     send_due_digests(rt)
     (digest,) = mails(app, kind="digest")
     assert client.get("/api" + my_path(digest.html_body)).get_json()["games"][0]["game_id"] == game_id
+
+
+def test_games_of_one_title_and_table_are_told_apart_your_move_first(app: Flask, client: FlaskClient) -> None:
+    """Three games of Red and Black Duel between Ann and Bo, two of them a series: each item says
+    where play stands, when the game began, whose move it is since when, and its place in a series."""
+    rt, clock = stepping(app, MONDAY)
+    first = create_game(rt, "red_black", [Player("Ann", ANN), *people("Bo")], HOST, seed=3)
+    add_moves(rt, first, random.Random(3))
+    assert propose_rematch(rt, first, 1, rotate=False) is None  # Bo proposes, Ann accepts
+    rematch = answer_rematch(rt, first, 0, accept=True)
+    assert rematch is not None
+    clock.advance(days=1)
+    other = create_game(rt, "red_black", [Player("Ann", ANN), *people("Bo")], HOST, seed=4)
+    play(rt, other, 0)  # now it waits on Bo
+    assert ask(client, ANN)[0] == 200
+    body = link_mail(app, ANN).text_body  # to an address, with no name to greet
+    assert "\nHello,\n" in body and "Hello ," not in body
+    path = my_path(body)
+    listed = {g["game_id"]: g for g in client.get("/api" + path).get_json()["games"]}
+    assert listed[rematch]["your_move"] and not listed[other]["your_move"]
+    assert listed[rematch]["series"] == {"match": 2, "matches": 2}
+    assert listed[first]["series"] == {"match": 1, "matches": 2} and listed[other]["series"]["matches"] == 1
+    assert listed[rematch]["since"] is not None and listed[other]["waiting"][0]["name"] == "Bo"
+    assert all(game["stage"].startswith("Round ") for game in listed.values())  # where play stands
+    html = client.get(path).get_data(as_text=True)
+    items = {
+        game: " ".join(
+            re.sub(r"<[^>]+>", " ", html.split(f'data-game="{game}"')[1].split("</li>")[0]).split()
+        )
+        for game in listed
+    }
+    assert "Your move since " in items[rematch] and "match 2 of 2 in a series of rematches" in items[rematch]
+    assert "Waiting for Bo since " in items[other] and "series" not in items[other]
+    assert all("started " in item and listed[game]["stage"] in item for game, item in items.items())
+    assert html.index(f'data-game="{rematch}"') < html.index(f'data-game="{other}"')  # your move first

@@ -57,8 +57,8 @@ def test_a_player_replays_a_running_game_up_to_now_as_their_seat(app: Flask, cli
 
     page = client.get(path + "/replay").get_data(as_text=True)
     assert 'data-viewer="seat"' in page and "Your replay as Bo" in page
-    assert f'rel="next" data-key="ArrowRight" href="{path}/replay/2"' in page
-    assert f'rel="last" data-key="End" href="{path}/replay/{version}"' in page
+    assert f'rel="next" data-key="ArrowRight" href="{path}/replay/2#step"' in page
+    assert f'rel="last" data-key="End" href="{path}/replay/{version}#step"' in page
     assert "replay.js" in page
     last = client.get(f"{path}/replay/{version}").get_data(as_text=True)
     assert 'rel="next"' not in last and f"Step {version} of {version}" in last

@@ -67,6 +67,9 @@ def test_the_host_gives_a_seat_to_a_new_player(app: Flask, client: FlaskClient) 
     assert client.get(play_path(invited)).status_code == 200
     (told_bo,) = mails(app, to=BO, kind="replaced")
     assert "gave your seat in this game to Eve" in told_bo.text_body
+    # Bo has no move left to make: his mail neither invites a reply nor offers to choose ahead.
+    assert told_bo.reply_to == "" and "by replying" not in told_bo.text_body + told_bo.html_body
+    assert "choose your coming play ahead" not in told_bo.text_body
     (told_ann,) = mails(app, to=ANN, kind="host_decision")
     assert "The host gave the seat of Bo to Eve." in told_ann.text_body
     assert "The host gave the seat of Bo to Eve." in replay_lines(client, link(app, ANN))

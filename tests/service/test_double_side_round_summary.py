@@ -1,0 +1,34 @@
+"""Double Side Play: the round summary at the top of the page says in words who scored the round
+(the ✓ beside a player's tricks was all it had)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from flask import Flask
+
+from service.play.moves import submit_move
+from tests.helpers import mails, play_path
+from tests.service.replay_games import new_game, random_move
+
+
+def test_the_round_summary_names_who_scored(sqlite_app: Flask) -> None:
+    rt = sqlite_app.extensions["pbem"]
+    rng = random.Random(2)
+    with sqlite_app.app_context():
+        game_id = new_game(rt, "double_side", 3, {})
+        table = rt.read_table(game_id)
+        while not any(event["type"] == "RoundScored" for event in table.events):
+            seat, action = random_move(table.rules, table.state, rng)
+            submit_move(rt, game_id, seat, table.version, action)
+            table = rt.read_table(game_id)
+    scored = next(event for event in table.events if event["type"] == "RoundScored")
+    names = [table.names[seat] for seat in scored["scorers"]]
+    invitation = next(m for m in mails(sqlite_app, kind="invitation") if m.game_id == game_id and m.seat == 0)
+    html = sqlite_app.test_client().get(play_path(invitation)).get_data(as_text=True)
+    summary = " ".join(
+        re.sub(r"<[^>]+>", " ", html.split("data-previous-round")[1].split("</div>")[0]).split()
+    )
+    said = f"{', '.join(names)} each scored a point." if len(names) > 1 else f"{names[0]} scored a point."
+    assert (said if names else "Nobody scored this round.") in summary, summary
