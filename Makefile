@@ -9,11 +9,11 @@ PORT ?= 5000
 HOST ?= 127.0.0.1
 
 # The tests' venv: the service and the test extras (pytest, playwright, linters).
-$(BIN)/pbem: pyproject.toml constraints.txt
+$(VENV)/test-installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(BIN)/pbem $(VENV)/runtime-installed
+	touch $(VENV)/test-installed $(VENV)/runtime-installed
 
 # What `make serve` needs: the service alone (a few seconds cold, not the test extras' minute).
 $(VENV)/runtime-installed: pyproject.toml constraints.txt
@@ -26,11 +26,11 @@ $(VENV)/runtime-installed: pyproject.toml constraints.txt
 serve: $(VENV)/runtime-installed
 	$(BIN)/pbem serve --host $(HOST) --port $(PORT)
 
-test: $(BIN)/pbem
+test: $(VENV)/test-installed
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
-lint: $(BIN)/pbem
+lint: $(VENV)/test-installed
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy
 
-bench: $(BIN)/pbem
+bench: $(VENV)/test-installed
 	$(BIN)/python bench/fold.py && $(BIN)/python bench/end_to_end.py && $(BIN)/python bench/replay.py && $(BIN)/python bench/bots.py && $(BIN)/python bench/pages.py && $(BIN)/python bench/load.py && $(BIN)/python bench/pace.py && $(BIN)/python bench/mail.py
