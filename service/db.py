@@ -11,9 +11,10 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, event
+from sqlalchemy import ColumnElement, Engine, event, func, or_
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm import Mapped
 from sqlmodel import Session, create_engine
 
 log = logging.getLogger(__name__)
@@ -107,3 +108,16 @@ def session_scope(engine: Engine) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+def reaches_mailbox(address: Mapped[str], box: str) -> ColumnElement[bool]:
+    """Whether a stored address reaches the mailbox `box` (as `links.mailbox` names it): the address
+    itself in any case, or a "+tag" of it, so that plus-addressing does not make one mailbox many."""
+    local, _, domain = box.rpartition("@")
+    stored = func.lower(address)
+    return or_(stored == box, stored.like(f"{_like_literal(local)}+%@{_like_literal(domain)}", escape="\\"))
+
+
+def _like_literal(text: str) -> str:
+    """Text matched as itself by LIKE (its wildcards and escape character escaped)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

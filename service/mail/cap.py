@@ -19,10 +19,11 @@ from datetime import timedelta
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Engine, event, func, or_
+from sqlalchemy import Engine, event, func
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
+from service.db import reaches_mailbox
 from service.eventlog.models import MailStatus, OutboxMail
 from service.links import mailbox
 from service.mail.kinds import UNASKED, MailKind
@@ -44,25 +45,13 @@ def sent_in_a_day(session: OrmSession, box: str, before: OutboxMail) -> int:
         select(func.count())
         .select_from(OutboxMail)
         .where(
-            reaches(box),
+            reaches_mailbox(col(OutboxMail.to_email), box),
             col(OutboxMail.created_at) > before.created_at - DAY,
             col(OutboxMail.status) != MailStatus.CAPPED,
             col(OutboxMail.kind).in_([kind.value for kind in UNASKED]),
         )
     )
     return session.execute(query).scalar_one()
-
-
-def reaches(box: str) -> ColumnElement[bool]:
-    """Whether a mail's address reaches the mailbox `box`: the address itself, or a "+tag" of it."""
-    local, _, domain = box.rpartition("@")
-    to = func.lower(OutboxMail.to_email)
-    tagged = f"{_like_literal(local)}+%@{_like_literal(domain)}"
-    return or_(to == box, to.like(tagged, escape="\\"))
-
-
-def _like_literal(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 @event.listens_for(OrmSession, "before_flush")

@@ -19,10 +19,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
 
+from service.db import reaches_mailbox
 from service.eventlog.models import AddressRequest, GameRecord, GameStatus, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.i18n import say
-from service.links import LinkError, address_key, issued_at
+from service.links import LinkError, address_key, issued_at, mailbox
 from service.localtime import as_utc
 from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
 from service.mail.kinds import MailKind
@@ -132,8 +133,9 @@ def _mail_link(rt: Runtime, email: str, client: str, revokes: bool) -> None:
 
 
 def _too_many(session: Session, key: str, client: str, now: datetime) -> bool:
-    """Whether the address asked too often in the last hour or day, or the client in the last hour."""
-    address = col(AddressRequest.email) == key
+    """Whether the address's mailbox (any "+tag" of it) asked too often in the last hour or day, or
+    the client in the last hour."""
+    address = reaches_mailbox(col(AddressRequest.email), mailbox(key))
     return (
         _requests(session, address, now - LIMIT_WINDOW) >= ADDRESS_LIMIT
         or _requests(session, address, now - DAY) >= ADDRESS_DAILY_LIMIT

@@ -231,6 +231,16 @@ def test_a_stranger_asking_revokes_nothing_and_is_limited_by_the_day(app: Flask,
     assert client.get(my_path(link_mail(app, ANN).text_body)).status_code == 200
 
 
+def test_a_tag_or_a_case_does_not_make_a_new_address_to_ask_for(app: Flask) -> None:
+    """ann+1@, ANN+2@ and ann@ reach one mailbox: a stranger cannot triple its hourly limit."""
+    asked = [
+        app.test_client().post("/api/my-games", json={"email": email}).status_code
+        for email in ("ann+1@example.org", "ANN+2@example.org", "ann@example.org", "ann+3@example.org")
+    ]
+    assert asked == [202] * ADDRESS_LIMIT + [429]
+    assert app.test_client().post("/api/my-games", json={"email": "annie@example.org"}).status_code == 202
+
+
 def test_every_mail_links_to_its_readers_games(app: Flask, client: FlaskClient) -> None:
     rt, clock = stepping(app, MONDAY)
     game_id = create_game(rt, "red_black", people("Ann", "Bo"), HOST)
