@@ -260,12 +260,12 @@ class Game(ABC, Generic[S]):
             if all(chosen.get(now, {}).get("card") == card for now in coming):
                 raise IllegalAction(
                     N_("%(card)s is your coming card: choose another card for the trick after."),
-                    card=self.card_words(card),
+                    card=self.card_words(state, card),
                 )
 
-    def card_words(self, card: str) -> Message:
-        """A card of this game in words, by its module's `card_name` (the package's index of games
-        imports this module, hence the import here)."""
+    def card_words(self, state: S, card: str) -> Message:
+        """A card of this game in words as it stands in `state`, by its module's `card_name` (the
+        package's index of games imports this module, hence the import here)."""
         from rules import card_name
 
         return card_name(self.name, card)

@@ -406,6 +406,10 @@ class DoubleSide(Game[State]):
 
     # --- building state -------------------------------------------------------------------
 
+    def card_words(self, state: State, card: str) -> Message:
+        """A card by the face in force on the side the hands show now."""
+        return card_name(card, state.side)
+
     def start(self, seed: int, seats: int, options: Mapping[str, Any] | None = None) -> list[Event]:
         """GameStarted (seed, seats, all options) and the first RoundDealt."""
         if type(seed) is not int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules import GAMES, IllegalAction, get_game
+from rules import GAMES, IllegalAction, card_name, get_game
 from rules.base import N_, is_message, plain
 
 SEATS = {"dualis": 4, "double_side": 4, "dupli": 4, "red_black": 2}
@@ -186,3 +186,23 @@ def test_dualis_refuses_the_coming_card_again_for_the_trick_after() -> None:
     # Before the lead, seat 1's coming card depends on the suit led: a card kept in one case may come later.
     fresh = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
     rules.check_ahead_queue(fresh, 1, {"led:S": {"card": "S8R"}, "then:lead": {"card": "S8R"}})
+
+
+def test_double_side_names_the_coming_card_again_by_the_face_in_force() -> None:
+    """The refusal of the coming card chosen again for the trick after names it as the hand shows it
+    (Double Side Play's cards need the side in force to be named at all)."""
+    rules = get_game("double_side")
+    rng = random.Random(5)
+    state = rules.fold(rules.start(5, 3, {}))
+    while True:
+        waiting = [s for s in set(range(3)) - rules.to_act(state) if rules.ahead_situations(state, s)]
+        situations = rules.ahead_situations(state, waiting[0]) if waiting else []
+        if any(s.startswith("then:") for s in situations):
+            break
+        seat = min(rules.to_act(state))
+        state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
+    card = state.hands[waiting[0]][0]
+    queue = {situation: {"card": card} for situation in situations}
+    with pytest.raises(IllegalAction) as refused:
+        rules.check_ahead_queue(state, waiting[0], queue)
+    assert refused.value.params["card"] == card_name("double_side", card, state.side)

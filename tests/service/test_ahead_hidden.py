@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.base import Action
+from rules import IllegalAction
+from rules.base import THEN, Action
 from service import create_app
 from service.eventlog.models import EventOrigin
 from service.play.ahead import set_queue
@@ -67,6 +68,10 @@ def choose_ahead(rt: Runtime, game_id: str, rng: random.Random) -> int | None:
         choices = rules.ahead_choices(state, seat, situation)
         if choices:
             plays.append({"situation": situation, "action": rng.choice(choices)[0]})
+    try:
+        rules.check_ahead_queue(state, seat, {play["situation"]: play["action"] for play in plays})
+    except IllegalAction:  # the coming card again for the trick after: a person is told to choose again
+        plays = [play for play in plays if not play["situation"].startswith(THEN)]
     set_queue(rt, game_id, seat, plays)
     return seat if plays else None
 
