@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from flask import Flask
 
 from service.play.moves import submit_move
@@ -13,11 +14,12 @@ from tests.helpers import mails, play_path
 from tests.service.replay_games import new_game, random_move
 
 
-def test_the_round_summary_names_who_scored(sqlite_app: Flask) -> None:
+@pytest.mark.parametrize("seed", [1, 2, 3])  # nobody scored the first round, one player, two players
+def test_the_round_summary_names_who_scored(sqlite_app: Flask, seed: int) -> None:
     rt = sqlite_app.extensions["pbem"]
     rng = random.Random(2)
     with sqlite_app.app_context():
-        game_id = new_game(rt, "double_side", 3, {})
+        game_id = new_game(rt, "double_side", 3, {}, seed=seed)
         table = rt.read_table(game_id)
         while not any(event["type"] == "RoundScored" for event in table.events):
             seat, action = random_move(table.rules, table.state, rng)
@@ -30,5 +32,14 @@ def test_the_round_summary_names_who_scored(sqlite_app: Flask) -> None:
     summary = " ".join(
         re.sub(r"<[^>]+>", " ", html.split("data-previous-round")[1].split("</div>")[0]).split()
     )
-    said = f"{', '.join(names)} each scored a point." if len(names) > 1 else f"{names[0]} scored a point."
-    assert (said if names else "Nobody scored this round.") in summary, summary
+    assert len(names) == [1, 2, 3].index(seed), "each seed gives its case"
+    assert said_of(names) in summary, summary
+
+
+def said_of(names: list[str]) -> str:
+    """What the summary says of the round's scorers."""
+    if not names:
+        return "Nobody scored this round."
+    if len(names) == 1:
+        return f"{names[0]} scored a point."
+    return f"{', '.join(names)} each scored a point."
