@@ -35,6 +35,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
         api,
+        channels,
         health,
         host,
         language,
@@ -81,11 +82,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.blueprint)
     csrf.exempt(my_games.api)
+    csrf.exempt(channels.api)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
     for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health, my_games):
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     app.register_blueprint(my_games.api)
+    app.register_blueprint(channels.blueprint)
+    app.register_blueprint(channels.api)
     register_error_pages(app)
     init_security(app, settings)
     init_limits(app, settings)

@@ -66,6 +66,11 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "LOCAL_OUTBOX": (None, lambda v: v.lower() in ("1", "true", "yes")),
     # A deployment's links are https (unsubscribe links, HSTS); http only when asked (a LAN).
     "ALLOW_HTTP_BASE_URL": (False, lambda v: v.lower() in ("1", "true", "yes")),
+    # Channels (service/channels): each request's connect and read timeouts, the failures in a row
+    # that pause a channel, and loopback addresses allowed (a local test receiver; never private ones).
+    "CHANNEL_TIMEOUT_SECONDS": (5.0, float),
+    "CHANNEL_MAX_FAILURES": (5, int),
+    "CHANNEL_ALLOW_LOOPBACK": (False, lambda v: v.lower() in ("1", "true", "yes")),
 }
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine, and_
 from sqlmodel import Session, col, select
 
 from rules.base import KEEPER
-from service.eventlog.models import OutboxMail, SeatRecord, TurnClock
+from service.eventlog.models import MailStatus, OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
@@ -140,7 +140,7 @@ class Runtime:
         next tick)."""
         session.add_all(mails)
         session.commit()
-        mail_ids = [mail.id for mail in mails if mail.id is not None]
+        mail_ids = [mail.id for mail in mails if mail.id is not None and mail.status == MailStatus.PENDING]
         bots_owed = not searching_now() and search_bot_owed(session, game_id)
         self.dispatch.send_mails(mail_ids)
         if bots_owed:

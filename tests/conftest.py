@@ -27,6 +27,7 @@ PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgre
 REDIS_SERVER = os.environ.get("TEST_REDIS_SERVER", "redis://127.0.0.1:6379")
 TABLES = (
     "bounces",
+    "channels",
     "table_talk",
     "inbound_mails",
     "queued_plays",

@@ -203,6 +203,33 @@ class OutboxMail(SQLModel, table=True):
     claimed_until: datetime | None = None
     claim_token: str | None = Field(default=None, max_length=32)
     sent_at: datetime | None = None
+    # Where the row goes: "mail" (by SMTP to to_email), or a channel kind of service/channels with the
+    # channel's row, and what it says there (drafted in the reader's language, like a mail's bodies).
+    channel: str = Field(default="mail", max_length=16)
+    channel_id: int | None = None  # the channels row (never deleted: a removed one's address is erased)
+    payload: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+
+
+class Channel(SQLModel, table=True):
+    """A place other than mail where a seat (or, with seat None, the whole table) is told of its
+    game: a chat or phone app by URL, a signed JSON webhook or a browser's push subscription. Its
+    address is a secret, kept sealed with a key derived from SECRET_KEY (service/channels/sealing.py);
+    `label` is what its owner sees of it. Paused after CHANNEL_MAX_FAILURES failures in a row."""
+
+    __tablename__ = "channels"
+    __table_args__ = (Index("ix_channels_game", "game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=32)
+    seat: int | None = None  # None: the table's group channel, set by the host
+    key_version: int  # the seat's (or host's) link version when added: a new player starts without it
+    kind: str = Field(max_length=16)
+    sealed: str  # the channel's address (URL, or push subscription as JSON), encrypted
+    label: str = Field(max_length=200)
+    failures: int = Field(default=0)  # failed deliveries in a row
+    paused_at: datetime | None = None
+    created_at: datetime
+    last_sent_at: datetime | None = None
 
 
 class TableTalk(SQLModel, table=True):

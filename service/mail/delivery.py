@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import smtplib
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -198,17 +199,20 @@ def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
         return mail, token
 
 
-def deliver(rt: Runtime, mail_id: int) -> bool | None:
-    """Send one outbox row: True when sent, False when it failed (its next attempt is scheduled),
-    None when there was nothing to do (already sent, or another worker has it).
+MAIL = "mail"  # the outbox row's channel for a mail; other channels bring their own sender
+Sender = Callable[[Runtime, OutboxMail], None]
 
-    The row is marked sent before the SMTP transaction, in a database transaction committed as soon
-    as the server has taken the message (and held locked meanwhile): only a fault between the
-    server's answer and that commit, which is tried again once, can send the mail a second time."""
+
+def deliver(rt: Runtime, mail_id: int, senders: Mapping[str, Sender] | None = None) -> bool | None:
+    """Send one outbox row, a mail by SMTP or a notice by its channel's sender in `senders`: True
+    when sent, False when it failed (its next attempt is scheduled), None when there was nothing to
+    do (already sent, or another worker has it)."""
     claimed = retry_on_disconnect(lambda: claim(rt, mail_id))
     if claimed is None:
         return None
     mail, token = claimed
+    if mail.channel != MAIL:
+        return send_once(rt, mail, token, (senders or {})[mail.channel])
     if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
         return None
     try:
@@ -216,12 +220,24 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
     except ValueError as error:  # an address no header can hold: no attempt ever will
         retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
         return False
+    return send_once(rt, mail, token, smtp_send)
+
+
+def send_once(rt: Runtime, mail: OutboxMail, token: str, send: Sender) -> bool | None:
+    """Send a leased row with `send` (OSError or SMTPException: a failure to try again later;
+    Undeliverable: never to be tried again).
+
+    The row is marked sent before it is sent, in a database transaction committed as soon as the
+    server has taken it (and held locked meanwhile): only a fault between the server's answer and
+    that commit, which is tried again once, can send it a second time."""
+    mail_id = mail.id
+    assert mail_id is not None
     with Session(rt.engine) as session:
         if not _mark_sent(rt, session, mail_id, token):
             session.rollback()  # the lease ran out before this worker got here: another one has it
             return None
         try:
-            smtp_send(rt, mail)
+            send(rt, mail)
         except smtplib.SMTPRecipientsRefused as refusal:
             session.rollback()
             return _refused(rt, mail, refusal)

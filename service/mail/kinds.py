@@ -54,6 +54,8 @@ class MailKind(StrEnum):
     HOST_LINK_REISSUED = "host_link_reissued"
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
+    CHANNEL_TEST = "channel_test"  # a channel's test ping (never a mail)
+    CHANNEL_PAUSED = "channel_paused"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -145,6 +147,8 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
+    MailKind.CHANNEL_TEST: _l("A test ping"),
+    MailKind.CHANNEL_PAUSED: _l("Your notices to %(channel)s are paused"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -196,6 +200,7 @@ ESSENTIAL = frozenset(
         MailKind.REPLY_OUTCOME,
         MailKind.UNREACHABLE,
         MailKind.COMPLAINT,
+        MailKind.CHANNEL_PAUSED,
     }
 )
 # The mails that ask a seat for a move (or open its game): each carries the seat's table, as its

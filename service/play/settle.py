@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from rules.base import Action, extend_decision, forfeit_decision
+from service.channels.notices import notices_after
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TurnClock
 from service.eventlog.store import Table, append_move, refresh_record
 from service.i18n import say
@@ -78,6 +79,7 @@ def step_mails(
     mails = mails_after_move(rt, before, after, due, told)
     if skip is not None:  # (the host's mails have no seat)
         mails = [mail for mail in mails if mail.seat != skip]
+    mails += notices_after(rt, session, after, mails)
     session.add_all(mails)
     mailed = {mail.seat for mail in mails}
     for seat, rows in notes.items():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from service.channels.delivery import deliver_row
 from service.health import record_beat
-from service.mail.delivery import deliver
 from service.mail.digest import send_due_digests
 from service.play.moves import apply_command
 from service.play.timeouts import play_bot_moves, run_due_clocks
@@ -31,8 +31,9 @@ def play_bots(game_id: str) -> int:
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)
 def send_mail(self: Task, mail_id: int) -> bool | None:
-    """Deliver one outbox row; a few quick retries here, after that the sweep keeps trying."""
-    sent = deliver(runtime(), mail_id)
+    """Deliver one outbox row (a mail, or a channel's notice); a few quick retries here, after that
+    the sweep keeps trying."""
+    sent = deliver_row(runtime(), mail_id)
     if sent is False and not self.request.is_eager and self.request.retries < MAIL_RETRIES:
         raise self.retry(countdown=5 * 2**self.request.retries)
     return sent

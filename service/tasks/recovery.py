@@ -30,7 +30,7 @@ def stuck_commands(rt: Runtime, limit: int = 500) -> list[tuple[int, str]]:
 
 def sweep(rt: Runtime) -> tuple[int, int]:
     """Re-queue what a broker outage or a lost task left behind; (mails, commands) re-queued."""
-    mails = due_mail_ids(rt) if rt.mail_configured else []
+    mails = due_mail_ids(rt)  # kept mails (no SMTP) are not pending: channels' notices still go
     commands = stuck_commands(rt)
     for command_id, game_id in commands:
         rt.dispatch.apply_move(command_id, game_id)

@@ -181,3 +181,30 @@ MOVE_ANSWERS = Response(
     **errors(400),
     **LINK_ERRORS,
 )
+
+
+class ChannelRequest(BaseModel):
+    """A channel to add to the seat: a chat or phone app's URL as Apprise reads it (`discord://...`,
+    `ntfy://host/topic`, a Slack or Discord webhook URL...), or any other https URL, which becomes a
+    generic JSON webhook. The webhook gets one POST per notice with a JSON body
+    `{"event", "game", "title", "text", "url", "language"}` (`event`: `your_turn`, `game_over`,
+    `channel_test`; `url`: the seat's own link), signed like GitHub's: the header
+    `X-Pbem-Signature-256: sha256=<hex HMAC-SHA256 of the body under the channel's signing_key>`;
+    `X-Pbem-Delivery` names the notice (the same on a retry) and `X-Pbem-Event` repeats `event`."""
+
+    model_config = ConfigDict(extra="forbid")
+    url: StrictStr = Field(max_length=2000)
+
+
+class ChannelAnswer(BaseModel):
+    """One of the seat's channels as its owner sees it: never its address; a webhook's signing key."""
+
+    id: int
+    kind: str
+    label: str
+    paused: bool
+    signing_key: str | None
+
+
+class ChannelsAnswer(BaseModel):
+    channels: list[ChannelAnswer]

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from rules import IllegalAction
 from rules.messages import N_
 from service.catalog import entry
+from service.channels.seats import seat_channels
 from service.i18n import say
 from service.move_words import move_label
 from service.play.addresses import correct_address
@@ -57,6 +58,7 @@ def render_seat_page(
     refusal: str | None = None,
     ahead_refusal: str | None = None,
     ticked: list[str] | None = None,
+    channel_error: str | None = None,
 ) -> tuple[str, int]:
     """The player page for a seat, with the outcome of their last submission if any, their mail
     settings (with why the last change was refused, if it was) and their turn settings (or why a
@@ -88,6 +90,8 @@ def render_seat_page(
             ahead=ahead_panel(rt, table, access.seat) if table.active else [],
             ahead_refusal=ahead_refusal,
             ticks=tick_marks(page["view"], ticked),
+            channels=seat_channels(rt, table, access.seat),
+            channel_error=channel_error,
         ),
         status,
     )

@@ -1,0 +1,123 @@
+"""A seat's own channels: added, listed, removed and tried ("send a test ping") by their owner only,
+on the seat's page or by the API. A channel belongs to the seat's player as it was when added (the
+seat's link version): a seat given to someone else starts without them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from rules.messages import N_
+from service.channels.kinds import ChannelRefused
+from service.channels.notices import notice_row, test_payload
+from service.channels.registry import kind_for
+from service.channels.sealing import erased, seal, unseal
+from service.eventlog.models import Channel, OutboxMail
+from service.eventlog.store import Table
+from service.runtime import Runtime
+
+MAX_CHANNELS_PER_SEAT = 5
+
+
+@dataclass(frozen=True)
+class ChannelView:
+    """What the owner sees of one channel: never its address; a webhook's signing key, which only
+    the owner needs."""
+
+    id: int
+    kind: str
+    label: str
+    paused: bool
+    signing_key: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "paused": self.paused,
+            "signing_key": self.signing_key,
+        }
+
+
+def owned(session: Session, table: Table, seat: int) -> list[Channel]:
+    """The channels of the seat's current player, oldest first."""
+    return list(
+        session.exec(
+            select(Channel)
+            .where(
+                Channel.game_id == table.game_id,
+                Channel.seat == seat,
+                Channel.key_version == table.seats[seat].key_version,
+                Channel.sealed != "",
+            )
+            .order_by(col(Channel.id))
+        ).all()
+    )
+
+
+def seat_channels(rt: Runtime, table: Table, seat: int) -> list[ChannelView]:
+    """The seat's channels as its owner sees them."""
+    with rt.reading() as session:
+        return [view_of(rt, channel) for channel in owned(session, table, seat)]
+
+
+def view_of(rt: Runtime, channel: Channel) -> ChannelView:
+    assert channel.id is not None
+    key = unseal(rt.settings, channel.sealed).get("key") if channel.kind == "webhook" else None
+    return ChannelView(channel.id, channel.kind, channel.label, channel.paused_at is not None, key)
+
+
+def add_channel(rt: Runtime, game_id: str, seat: int, address: str) -> ChannelView:
+    """Add a channel to the seat from the address its player entered; ChannelRefused (nothing
+    stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT."""
+    kind = kind_for(address)
+    secret, label = kind.checked(rt.settings, address)
+
+    def change(session: Session, table: Table) -> tuple[ChannelView, list[OutboxMail]]:
+        if len(owned(session, table, seat)) >= MAX_CHANNELS_PER_SEAT:
+            raise ChannelRefused(N_("A seat may have at most %(num)s channels."), num=MAX_CHANNELS_PER_SEAT)
+        channel = Channel(
+            game_id=game_id,
+            seat=seat,
+            key_version=table.seats[seat].key_version,
+            kind=kind.name,
+            sealed=seal(rt.settings, secret),
+            label=label[:200],
+            created_at=rt.clock.now(),
+        )
+        session.add(channel)
+        session.flush()
+        return view_of(rt, channel), []
+
+    return rt.in_game(game_id, change)
+
+
+def remove_channel(rt: Runtime, game_id: str, seat: int, channel_id: int) -> bool:
+    """Remove one of the seat's channels (its address erased, its unsent notices going nowhere);
+    False if it has no such one."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        if channel_id not in {channel.id for channel in owned(session, table, seat)}:
+            return False, []
+        session.exec(erased(channel_id, rt.clock.now()))
+        return True, []
+
+    return rt.in_game(game_id, change)
+
+
+def test_channel(rt: Runtime, game_id: str, seat: int, channel_id: int) -> bool:
+    """Send a test ping to one of the seat's channels, resuming it if it was paused; False if the
+    seat has no such channel."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        channel = next((c for c in owned(session, table, seat) if c.id == channel_id), None)
+        if channel is None:
+            return False, []
+        session.exec(update(Channel).where(col(Channel.id) == channel_id).values(paused_at=None, failures=0))
+        return True, [notice_row(rt, channel, test_payload(rt, table, seat))]
+
+    return rt.in_game(game_id, change)

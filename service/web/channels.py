@@ -1,0 +1,97 @@
+"""A seat's channels, on its page and in its JSON twin: listed, added, removed and tried with a test
+ping, by the seat's own link only (a channel's address is never shown, not even to its owner)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from spectree import Response as Answers
+from werkzeug.wrappers import Response
+
+from service.channels.kinds import ChannelRefused
+from service.channels.seats import add_channel, remove_channel, seat_channels, test_channel
+from service.i18n import say
+from service.runtime import runtime
+from service.web.access import player_access
+from service.web.openapi import LINK_ERRORS, ChannelAnswer, ChannelRequest, ChannelsAnswer, errors, spec
+from service.web.play import render_seat_page
+
+blueprint = Blueprint("channels", __name__)
+api = Blueprint("channels_api", __name__, url_prefix="/api")
+
+
+@blueprint.post("/play/<token>/channels")
+def add(token: str) -> ResponseReturnValue:
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        view = add_channel(rt, access.table.game_id, access.seat, request.form.get("url", ""))
+    except ChannelRefused as refusal:
+        return render_seat_page(access, status=422, channel_error=say(refusal.message))
+    flash(_("%(channel)s was added: send it a test ping to see it work.", channel=view.label))
+    return redirect(url_for("play.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/play/<token>/channels/<int:channel_id>/remove")
+def remove(token: str, channel_id: int) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    if not remove_channel(rt, access.table.game_id, access.seat, channel_id):
+        abort(404, _("This seat has no such channel."))
+    flash(_("The channel was removed."))
+    return redirect(url_for("play.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/play/<token>/channels/<int:channel_id>/test")
+def test(token: str, channel_id: int) -> Response:
+    rt = runtime()
+    access = player_access(rt, token)
+    if not test_channel(rt, access.table.game_id, access.seat, channel_id):
+        abort(404, _("This seat has no such channel."))
+    flash(_("A test ping is on its way."))
+    return redirect(url_for("play.page", token=token) + "#channels", 303)
+
+
+@api.get("/play/<token>/channels")
+@spec.validate(resp=Answers(HTTP_200=ChannelsAnswer, **LINK_ERRORS))
+def listed(token: str) -> Response:
+    """The seat's channels (never their addresses)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    return jsonify({"channels": [view.as_json() for view in seat_channels(rt, access.table, access.seat)]})
+
+
+@api.post("/play/<token>/channels")
+@spec.validate(json=ChannelRequest, resp=Answers(HTTP_201=ChannelAnswer, **errors(400, 422), **LINK_ERRORS))
+def added(token: str, json: ChannelRequest) -> tuple[Response, int]:
+    """Add a channel to the seat (see ChannelRequest for the webhook's payload and signature)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        view = add_channel(rt, access.table.game_id, access.seat, json.url)
+    except ChannelRefused as refusal:
+        abort(422, say(refusal.message))
+    return jsonify(view.as_json()), 201
+
+
+@api.delete("/play/<token>/channels/<int:channel_id>")
+@spec.validate(resp=Answers(HTTP_204=None, **LINK_ERRORS))
+def removed(token: str, channel_id: int) -> tuple[str, int]:
+    """Remove one of the seat's channels."""
+    rt = runtime()
+    access = player_access(rt, token)
+    if not remove_channel(rt, access.table.game_id, access.seat, channel_id):
+        abort(404, _("This seat has no such channel."))
+    return "", 204
+
+
+@api.post("/play/<token>/channels/<int:channel_id>/test")
+@spec.validate(resp=Answers(HTTP_202=None, **LINK_ERRORS))
+def tested(token: str, channel_id: int) -> tuple[str, int]:
+    """Send a test ping to one of the seat's channels (resuming it if it was paused)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    if not test_channel(rt, access.table.game_id, access.seat, channel_id):
+        abort(404, _("This seat has no such channel."))
+    return "", 202

@@ -1,0 +1,302 @@
+"""A seat's channels against a real local receiver: a signed JSON webhook whose HMAC the receiver
+checks, and chat apps by Apprise URL (ntfy, Mattermost), each pinged exactly once per move owed and
+once at the game's end, in the reader's language, with the seat's link and no card; bad addresses
+refused where they are entered; an endpoint that fails paused after N failures in a row, with a mail,
+and resumed by a test ping; redirects not followed, big answers not read, hanging ones cut short,
+private addresses refused when sent too; and a channel's address never shown, logged or stored in
+the clear."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import text
+from sqlmodel import Session, select
+
+from service import create_app
+from service.channels.delivery import deliver_row
+from service.eventlog.models import Channel, MailStatus, OutboxMail
+from service.runtime import Runtime
+from tests.conftest import app_config
+from tests.helpers import mails, post_form, same_link
+from tests.service.receiver import Answer, Receiver
+from tests.service.turns import new_game, people, play, to_act
+
+SECRET_PATH = "/hook/s3cr3t-w3bh00k-t0k3n"
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    server = Receiver()
+    server.start()
+    yield server
+    server.stop()
+
+
+def channel_app(tmp_path: Path, database_url: str | None, **extra: Any) -> Flask:
+    settings = {"CHANNEL_ALLOW_LOOPBACK": True, "CHANNEL_TIMEOUT_SECONDS": 1.0, "CHANNEL_MAX_FAILURES": 3}
+    return create_app(app_config(tmp_path, database_url, **{**settings, **extra}))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    url = request.getfixturevalue("clean_pg") if request.param == "postgres" else None
+    flask_app = channel_app(tmp_path, url)
+    with flask_app.app_context():
+        yield flask_app
+    flask_app.extensions["pbem"].engine.dispose()
+
+
+@pytest.fixture
+def pg_app(clean_pg: str, tmp_path: Path) -> Iterator[Flask]:
+    flask_app = channel_app(tmp_path, clean_pg)
+    with flask_app.app_context():
+        yield flask_app
+    flask_app.extensions["pbem"].engine.dispose()
+
+
+def seat_token(rt: Runtime, game_id: str, seat: int) -> str:
+    table = rt.read_table(game_id)
+    return rt.signer.player_token(game_id, seat, table.seats[seat].key_version)
+
+
+def add(client: FlaskClient, token: str, url: str) -> dict[str, Any]:
+    answer = client.post(f"/api/play/{token}/channels", json={"url": url})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    return answer.get_json()
+
+
+def play_out(rt: Runtime, game_id: str) -> None:
+    """Play the game to its end, each seat its first legal move."""
+    while to_act(rt, game_id):
+        play(rt, game_id, min(to_act(rt, game_id)))
+
+
+def signed_ok(key: str, request_body: bytes, header: str) -> bool:
+    expected = "sha256=" + hmac.new(key.encode(), request_body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, header)
+
+
+def test_every_seat_pinged_once_per_move_owed_and_at_the_end(app: Flask, receiver: Receiver) -> None:
+    rt = app.extensions["pbem"]
+    client = app.test_client()
+    players = people("Ann", "Bo")
+    game_id = new_game(rt, "red_black", players)
+    hook = add(client, seat_token(rt, game_id, 0), receiver.url(SECRET_PATH))
+    ntfy = add(client, seat_token(rt, game_id, 1), f"ntfy://127.0.0.1:{receiver.port}/bo-topic")
+    assert hook["kind"] == "webhook" and hook["label"] == "127.0.0.1" and hook["signing_key"]
+    assert ntfy["kind"] == "chat" and ntfy["label"] == "ntfy" and ntfy["signing_key"] is None
+    play_out(rt, game_id)
+
+    pings = [json.loads(r.body) for r in receiver.on(SECRET_PATH)]
+    for request in receiver.on(SECRET_PATH):
+        assert signed_ok(hook["signing_key"], request.body, request.headers["X-Pbem-Signature-256"])
+    ann_turns = mails(app, to="ann@example.org", kind="your_turn")
+    assert [p["event"] for p in pings] == ["your_turn"] * len(ann_turns) + ["game_over"]
+    assert len(ann_turns) > 3
+    link = f"http://localhost/play/{seat_token(rt, game_id, 0)}"
+    assert all(same_link(p["url"], link) for p in pings)
+    assert set(pings[0]) == {"event", "game", "title", "text", "url", "language"}
+    assert pings[0]["text"] == ann_turns[0].text_body.splitlines()[0]
+    deliveries = [r.headers["X-Pbem-Delivery"] for r in receiver.on(SECRET_PATH)]
+    assert len(set(deliveries)) == len(deliveries)  # each notice once
+
+    bo_said = [json.loads(r.body)["message"] for r in receiver.on("/") if b"bo-topic" in r.body]
+    bo_turns = mails(app, to="bo@example.org", kind="your_turn")
+    assert len(bo_said) == len(bo_turns) + 1
+    bo_link = f"http://localhost/play/{seat_token(rt, game_id, 1)}"
+    assert all(same_link(said.split()[-1], bo_link) for said in bo_said)
+    # Nothing after the game's end: a last look at the outbox finds every notice sent.
+    with Session(rt.engine) as session:
+        notices = session.exec(select(OutboxMail).where(OutboxMail.channel != "mail")).all()
+    assert {row.status for row in notices} == {MailStatus.SENT}
+    assert len(notices) == len(pings) + len(bo_said)
+
+
+def test_a_seat_in_japanese_is_pinged_in_japanese(pg_app: Flask, receiver: Receiver) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    assert client.post(f"/api/play/{token}/settings", json={"notify": "turn"}).status_code == 200
+    with Session(rt.engine) as session:
+        session.exec(text(f"UPDATE seats SET language = 'ja' WHERE game_id = '{game_id}' AND seat = 0"))
+        session.commit()
+    channel = add(client, token, receiver.url("/ja"))
+    assert client.post(f"/api/play/{token}/channels/{channel['id']}/test").status_code == 202
+    test_ping = json.loads(receiver.on("/ja")[-1].body)
+    assert test_ping["event"] == "channel_test" and test_ping["language"] == "ja"
+    assert "テスト" in test_ping["text"]
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("not a web address", "Give a full web address"),
+        ("gopher://127.0.0.1/x", "Give a full web address"),
+        ("http://10.0.0.7/hook", "private address"),
+        ("http://169.254.169.254/latest/meta-data", "private address"),
+        ("http://[::ffff:192.168.1.1]/hook", "private address"),
+        ("ntfy://192.168.0.9/topic", "private address"),
+        ("mailto://user:pass@example.org", "cannot go to"),
+        ("https://no-such-host.invalid/hook", "cannot be reached"),
+    ],
+)
+def test_bad_addresses_are_refused_where_entered(pg_app: Flask, url: str, words: str) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    answer = client.post(f"/api/play/{seat_token(rt, game_id, 0)}/channels", json={"url": url})
+    assert answer.status_code == 422
+    assert words in answer.get_json()["error"]
+    with Session(rt.engine) as session:
+        assert session.exec(select(Channel)).all() == []
+
+
+def test_loopback_refused_unless_the_setting_allows_it(
+    tmp_path: Path, clean_pg: str, receiver: Receiver
+) -> None:
+    app = channel_app(tmp_path, clean_pg, CHANNEL_ALLOW_LOOPBACK=False)
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+        answer = app.test_client().post(
+            f"/api/play/{seat_token(rt, game_id, 0)}/channels", json={"url": receiver.url("/x")}
+        )
+        assert answer.status_code == 422 and "private address" in answer.get_json()["error"]
+    app.extensions["pbem"].engine.dispose()
+
+
+def test_private_address_refused_again_when_sent(pg_app: Flask, receiver: Receiver) -> None:
+    """Checked on the address connected to: a channel added while allowed is not sent once it is not."""
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    hook = add(client, token, receiver.url("/later-private"))
+    chat = add(client, token, f"json://127.0.0.1:{receiver.port}/chat-later-private")
+    rt.settings["CHANNEL_ALLOW_LOOPBACK"] = False
+    for channel in (hook, chat):
+        client.post(f"/api/play/{token}/channels/{channel['id']}/test")
+    assert receiver.received == []
+    failed = [row for row in mails(pg_app) if row.channel != "mail"]
+    assert len(failed) == 2 and all(row.status == MailStatus.PENDING and row.attempts == 1 for row in failed)
+
+
+def test_an_endpoint_failing_is_paused_with_a_mail_and_resumed_by_a_test_ping(
+    pg_app: Flask, receiver: Receiver
+) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    receiver.answers["/down"] = Answer(status=500)
+    hook = add(client, token, receiver.url("/down"))
+    client.post(f"/api/play/{token}/channels/{hook['id']}/test")
+    row = next(row for row in mails(pg_app) if row.channel == "webhook")
+    assert (
+        row.id is not None and row.status == MailStatus.PENDING and "answered 500" in (row.last_error or "")
+    )
+    for _ in range(2):  # the retries the sweep would make
+        assert deliver_row(rt, row.id) is False
+    assert len(receiver.on("/down")) == 3
+    paused_mails = mails(pg_app, to="ann@example.org", kind="channel_paused")
+    assert len(paused_mails) == 1
+    assert "127.0.0.1" in paused_mails[0].text_body and "3" in paused_mails[0].text_body
+    assert deliver_row(rt, row.id) is False  # paused: not tried again, failed for good
+    assert len(receiver.on("/down")) == 3
+    assert next(r for r in mails(pg_app) if r.id == row.id).status == MailStatus.FAILED
+    listed = client.get(f"/api/play/{token}/channels").get_json()["channels"]
+    assert listed[0]["paused"] is True
+    page = client.get(f"/play/{token}").get_data(as_text=True)
+    assert "paused after failing" in page
+
+    # The seat's moves meanwhile ping nobody; a test ping that works resumes the channel.
+    play_out(rt, game_id)
+    assert len(receiver.on("/down")) == 3
+    receiver.answers["/down"] = Answer(status=204)
+    post_form(client, f"/play/{token}", f"/channels/{hook['id']}/test")
+    assert len(receiver.on("/down")) == 4
+    assert client.get(f"/api/play/{token}/channels").get_json()["channels"][0]["paused"] is False
+    assert len(mails(pg_app, to="ann@example.org", kind="channel_paused")) == 1
+
+
+def test_redirects_big_answers_and_hanging_endpoints(pg_app: Flask, receiver: Receiver) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    receiver.answers["/moved"] = Answer(status=302, location="http://169.254.169.254/latest/meta-data")
+    receiver.answers["/chat-moved"] = Answer(status=302, location=receiver.url("/followed"))
+    receiver.answers["/big"] = Answer(body=b"x" * 10_000_000)
+    receiver.answers["/slow"] = Answer(hang_seconds=5)
+    for path in ("/moved", "/big", "/slow"):
+        channel = add(client, token, receiver.url(path))
+        started = time.monotonic()
+        client.post(f"/api/play/{token}/channels/{channel['id']}/test")
+        assert time.monotonic() - started < 3, path
+    chat = add(client, token, f"json://127.0.0.1:{receiver.port}/chat-moved")
+    client.post(f"/api/play/{token}/channels/{chat['id']}/test")
+    assert receiver.on("/followed") == []
+    rows = {row.channel_id: row for row in mails(pg_app) if row.channel != "mail"}
+    outcomes = sorted((row.status, (row.last_error or "").split(": ", 1)[-1]) for row in rows.values())
+    assert outcomes == [
+        (MailStatus.PENDING, "JSON did not take the notice"),
+        (MailStatus.PENDING, "no answer in time"),
+        (MailStatus.PENDING, "the endpoint answered 302"),
+        (MailStatus.SENT, ""),
+    ]
+
+
+def test_a_channel_address_is_never_shown_logged_or_stored_in_clear(
+    pg_app: Flask, receiver: Receiver, caplog: pytest.LogCaptureFixture
+) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    ann, bo = seat_token(rt, game_id, 0), seat_token(rt, game_id, 1)
+    caplog.set_level(logging.DEBUG)
+    receiver.answers[SECRET_PATH] = Answer(status=500)
+    hook = add(client, ann, receiver.url(SECRET_PATH))
+    add(client, ann, f"ntfy://127.0.0.1:{receiver.port}/s3cr3t-ntfy-t0pic")
+    client.post(f"/api/play/{ann}/channels/{hook['id']}/test")
+    play(rt, game_id, min(to_act(rt, game_id)))
+    secrets = ("s3cr3t-w3bh00k-t0k3n", "s3cr3t-ntfy-t0pic")
+    watch = rt.signer.watch_token(game_id, 1)
+    paths = [f"/play/{ann}", f"/api/play/{ann}", f"/api/play/{ann}/channels", f"/play/{bo}"]
+    paths += [f"/api/play/{bo}", f"/api/play/{bo}/channels", f"/watch/{watch}", f"/game/{game_id}"]
+    shown = [client.get(path).get_data(as_text=True) for path in paths]
+    with Session(rt.engine) as session:
+        stored = [str(row) for row in session.exec(text("SELECT * FROM channels")).all()]
+        stored += [str(row) for row in session.exec(text("SELECT * FROM outbox")).all()]
+    for secret in secrets:
+        assert not any(secret in page for page in shown)
+        assert not any(secret in row for row in stored)
+        assert secret not in caplog.text
+    assert any(r.path == SECRET_PATH for r in receiver.received)  # it was used all the same
+
+
+def test_a_removed_channel_is_told_nothing_more(pg_app: Flask, receiver: Receiver) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    hook = add(client, token, receiver.url("/gone"))
+    assert client.delete(f"/api/play/{seat_token(rt, game_id, 1)}/channels/{hook['id']}").status_code == 404
+    post_form(client, f"/play/{token}", f"/channels/{hook['id']}/remove")
+    assert client.get(f"/api/play/{token}/channels").get_json() == {"channels": []}
+    assert client.delete(f"/api/play/{token}/channels/{hook['id']}").status_code == 404
+    play_out(rt, game_id)
+    assert receiver.on("/gone") == []
+    with Session(rt.engine) as session:
+        assert session.exec(select(Channel.sealed)).all() == [""]
