@@ -140,7 +140,8 @@ class Runtime:
         next tick)."""
         session.add_all(mails)
         session.commit()
-        mail_ids = [mail.id for mail in mails if mail.id is not None and mail.status == MailStatus.PENDING]
+        now = self.clock.now()
+        mail_ids = [mail.id for mail in mails if mail.id is not None and due_now(mail, now)]
         bots_owed = not searching_now() and search_bot_owed(session, game_id)
         self.dispatch.send_mails(mail_ids)
         if bots_owed:
@@ -204,3 +205,9 @@ def close_reads(_error: BaseException | None = None) -> None:
 def runtime() -> Runtime:
     """The runtime of the current Flask app."""
     return current_app.extensions["pbem"]
+
+
+def due_now(mail: OutboxMail, now: datetime) -> bool:
+    """Whether a row just written goes to the task queue now: a pending one due now (a table
+    channel's notice spaced a minute after its last is left for the sweep; kept mail is no task's)."""
+    return mail.status == MailStatus.PENDING and mail.next_attempt_at <= now

@@ -1,54 +1,104 @@
-"""The notices a step of a game writes to its seats' channels, next to its mails and from them: a
-seat's channel is told what its mail says (the headline, never the table: no card at all) with the
-seat's own link, so the reader's settings (quiet, digest), language and "nothing once the game is
-over" apply to every channel as they do to mail."""
+"""The notices a step of a game writes to its channels, next to its mails. A seat's channel is told
+what the seat's mail says (the headline, never the table: no card at all) with the seat's own link,
+so the reader's settings (quiet, digest), language and "nothing once the game is over" apply to
+every channel as they do to mail. The table's group channel is told, in the table's language, whose
+move it is now whenever that changes, and the result once the game ends, with the watch link and
+public words only (names); its notices are at least a minute apart, and a change while one waits
+(or is being retried) rewrites the waiting one instead of adding another."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from flask_babel import force_locale
 from flask_babel import gettext as _
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from rules.messages import together
 from service.channels.kinds import Payload
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.eventlog.store import Table
-from service.mail.drafting import mail_language, player_url
+from service.i18n import say
+from service.localtime import as_utc
+from service.mail.drafting import mail_language, player_url, public_replay_url, watch_url
 from service.mail.kinds import MailKind
 from service.reading import game_title
 from service.runtime import Runtime
 
 # The mails a seat's channels repeat: a move owed, and the game's end.
 PINGED = frozenset({MailKind.YOUR_TURN, MailKind.GAME_OVER})
+GROUP_SPACING = timedelta(minutes=1)  # a table's channel gets at most one notice a minute
 
 
 def notices_after(
-    rt: Runtime, session: Session, table: Table, mails: Sequence[OutboxMail]
+    rt: Runtime, session: Session, before: Table, after: Table, mails: Sequence[OutboxMail]
 ) -> list[OutboxMail]:
-    """The notices to the seats' channels that the step's `mails` (to the table as it now stands)
-    cause: one per channel of each seat mailed a move owed or the game's end."""
+    """The notices that the step from `before` to `after` causes, its `mails` written: one per
+    channel of each seat mailed a move owed or the game's end, and the table's when whose move it
+    is changed."""
     told = {mail.seat: mail for mail in mails if mail.seat is not None and mail.kind in PINGED}
-    if not told:
+    turn = turn_changed(before, after)
+    if not told and not turn:
         return []
-    return [
-        notice_row(rt, channel, seat_payload(rt, table, told[channel.seat]))
-        for channel in live_channels(session, table, set(told))
+    channels = live_channels(session, after, {*told, None} if turn else set(told))
+    notices = [
+        notice_row(rt, channel, seat_payload(rt, after, told[channel.seat]))
+        for channel in channels
         if channel.seat is not None
     ]
+    table_channel = next((channel for channel in channels if channel.seat is None), None)
+    if table_channel is not None:
+        notices += table_notice(rt, session, table_channel, table_payload(rt, after))
+    return notices
+
+
+def turn_changed(before: Table, after: Table) -> bool:
+    """Whether whose move it is changed from `before` to `after` (the game's end included)."""
+    if after.result is not None:
+        return before.result is None
+    return set(before.rules.to_act(before.state)) != set(after.rules.to_act(after.state))
+
+
+def table_notice(rt: Runtime, session: Session, channel: Channel, payload: Payload) -> list[OutboxMail]:
+    """The table channel's notice of `payload`: the one still waiting rewritten if there is one (no
+    new row), else a new one due a minute after the one before at the soonest."""
+    now = rt.clock.now()
+    waiting = session.exec(
+        update(OutboxMail)
+        .where(col(OutboxMail.channel_id) == channel.id, col(OutboxMail.status) == MailStatus.PENDING)
+        .where(col(OutboxMail.claimed_until).is_(None) | (col(OutboxMail.claimed_until) < now))
+        .values(payload=payload, subject=payload["title"][:300], text_body=notice_text(payload))
+    )
+    if waiting.rowcount:
+        return []
+    last = session.exec(
+        select(func.max(OutboxMail.next_attempt_at)).where(col(OutboxMail.channel_id) == channel.id)
+    ).one()
+    row = notice_row(rt, channel, payload)
+    if last is not None:
+        row.next_attempt_at = max(now, as_utc(last) + GROUP_SPACING)
+    return [row]
 
 
 def live_channels(session: Session, table: Table, seats: set[int | None]) -> list[Channel]:
-    """The unpaused channels of these seats' current players."""
+    """The unpaused channels of these seats' current players (None: the table's, the host's)."""
+    numbered = col(Channel.seat).in_([seat for seat in seats if seat is not None])
     rows = session.exec(
         select(Channel).where(
             Channel.game_id == table.game_id,
-            col(Channel.seat).in_(seats),
+            (numbered | col(Channel.seat).is_(None)) if None in seats else numbered,
             col(Channel.paused_at).is_(None),
         )
     ).all()
-    return [row for row in rows if row.seat is None or row.key_version == table.seats[row.seat].key_version]
+    return [row for row in rows if row.key_version == owner_version(table, row.seat)]
+
+
+def owner_version(table: Table, seat: int | None) -> int:
+    """The link version of a channel's owner now: the seat's, or the host's for the table's."""
+    return table.record.host_key_version if seat is None else table.seats[seat].key_version
 
 
 def headline(mail: OutboxMail) -> str:
@@ -69,20 +119,68 @@ def seat_payload(rt: Runtime, table: Table, mail: OutboxMail) -> Payload:
     }
 
 
-def test_payload(rt: Runtime, table: Table, seat: int) -> Payload:
-    """The test ping of a seat's channel, in the seat's language."""
+def table_payload(rt: Runtime, table: Table) -> Payload:
+    """The table channel's notice of the game as it stands, in the table's language: whose move it
+    is, or the result; with the watch link (the public replay's once over, if the host opened it)."""
+    language = mail_language(table, None)
+    with force_locale(language):
+        title = game_title(table)
+        if table.result is None:
+            names = [table.names[seat] for seat in sorted(table.rules.to_act(table.state))]
+            text = _("Now to play: %(names)s", names=names_text(names))
+        else:
+            winners = [table.names[seat] for seat in table.result["winners"]]
+            text = _("Game over: %(names)s won.", names=names_text(winners)) if winners else _("Game over.")
+    over = table.result is not None
+    return {
+        "event": str(MailKind.GAME_OVER if over else MailKind.TURN),
+        "game": table.game_id,
+        "title": title,
+        "text": text,
+        "url": public_replay_url(rt, table) if over and table.record.public_replay else watch_url(rt, table),
+        "language": language,
+    }
+
+
+def names_text(names: list[str]) -> str:
+    """Names as one list in words ("A, B and C") in the language in force."""
+    joined = together(names)
+    return joined if isinstance(joined, str) else say(joined)
+
+
+def test_payload(rt: Runtime, table: Table, seat: int | None) -> Payload:
+    """The test ping of a seat's channel in the seat's language (the table's: in the table's, with
+    the watch link)."""
+    if seat is None:
+        return {
+            **table_payload(rt, table),
+            "event": str(MailKind.CHANNEL_TEST),
+            "text": test_words(table, None),
+        }
     language = mail_language(table, seat)
     with force_locale(language):
-        text = _("A test ping: this channel works, and you will hear here when it is your move.")
         title = game_title(table)
     return {
         "event": str(MailKind.CHANNEL_TEST),
         "game": table.game_id,
         "title": title,
-        "text": text,
+        "text": test_words(table, seat),
         "url": player_url(rt, table, seat),
         "language": language,
     }
+
+
+def test_words(table: Table, seat: int | None) -> str:
+    """What a test ping says, in its reader's language."""
+    with force_locale(mail_language(table, seat)):
+        if seat is None:
+            return _("A test ping: this channel works, and the table will hear here whose move it is.")
+        return _("A test ping: this channel works, and you will hear here when it is your move.")
+
+
+def notice_text(payload: Payload) -> str:
+    """A notice as the outbox page lists it."""
+    return f"{payload['text']}\n{payload['url']}"
 
 
 def notice_row(rt: Runtime, channel: Channel, payload: dict[str, Any]) -> OutboxMail:
@@ -94,7 +192,7 @@ def notice_row(rt: Runtime, channel: Channel, payload: dict[str, Any]) -> Outbox
         seat=channel.seat,
         to_email="",
         subject=payload["title"][:300],
-        text_body=f"{payload['text']}\n{payload['url']}",
+        text_body=notice_text(payload),
         html_body="",
         message_id="",
         thread_id="",

@@ -1,6 +1,7 @@
-"""A seat's own channels: added, listed, removed and tried ("send a test ping") by their owner only,
-on the seat's page or by the API. A channel belongs to the seat's player as it was when added (the
-seat's link version): a seat given to someone else starts without them."""
+"""A seat's own channels, and the table's group channel (seat None, the host's): added, listed,
+removed and tried ("send a test ping") by their owner only, on the seat's or host's page or by the
+API. A channel belongs to its owner as they were when it was added (the seat's or host's link
+version): a seat given to someone else, or a host link replaced, starts without them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from rules.messages import N_
 from service.channels.kinds import ChannelRefused
-from service.channels.notices import notice_row, test_payload
+from service.channels.notices import notice_row, owner_version, test_payload
 from service.channels.registry import kind_for
 from service.channels.sealing import erased, seal, unseal
 from service.eventlog.models import Channel, OutboxMail
@@ -43,15 +44,15 @@ class ChannelView:
         }
 
 
-def owned(session: Session, table: Table, seat: int) -> list[Channel]:
-    """The channels of the seat's current player, oldest first."""
+def owned(session: Session, table: Table, seat: int | None) -> list[Channel]:
+    """The channels of the seat's current player (the table's with seat None), oldest first."""
     return list(
         session.exec(
             select(Channel)
             .where(
                 Channel.game_id == table.game_id,
-                Channel.seat == seat,
-                Channel.key_version == table.seats[seat].key_version,
+                col(Channel.seat).is_(None) if seat is None else Channel.seat == seat,
+                Channel.key_version == owner_version(table, seat),
                 Channel.sealed != "",
             )
             .order_by(col(Channel.id))
@@ -59,7 +60,7 @@ def owned(session: Session, table: Table, seat: int) -> list[Channel]:
     )
 
 
-def seat_channels(rt: Runtime, table: Table, seat: int) -> list[ChannelView]:
+def seat_channels(rt: Runtime, table: Table, seat: int | None) -> list[ChannelView]:
     """The seat's channels as its owner sees them."""
     with rt.reading() as session:
         return [view_of(rt, channel) for channel in owned(session, table, seat)]
@@ -71,19 +72,22 @@ def view_of(rt: Runtime, channel: Channel) -> ChannelView:
     return ChannelView(channel.id, channel.kind, channel.label, channel.paused_at is not None, key)
 
 
-def add_channel(rt: Runtime, game_id: str, seat: int, address: str) -> ChannelView:
-    """Add a channel to the seat from the address its player entered; ChannelRefused (nothing
-    stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT."""
+def add_channel(rt: Runtime, game_id: str, seat: int | None, address: str) -> ChannelView:
+    """Add a channel to the seat (the table's with seat None) from the address its owner entered;
+    ChannelRefused (nothing stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT
+    (one for the table)."""
     kind = kind_for(address)
     secret, label = kind.checked(rt.settings, address)
 
     def change(session: Session, table: Table) -> tuple[ChannelView, list[OutboxMail]]:
+        if seat is None and owned(session, table, None):
+            raise ChannelRefused(N_("The table has its channel already: remove it to give another."))
         if len(owned(session, table, seat)) >= MAX_CHANNELS_PER_SEAT:
             raise ChannelRefused(N_("A seat may have at most %(num)s channels."), num=MAX_CHANNELS_PER_SEAT)
         channel = Channel(
             game_id=game_id,
             seat=seat,
-            key_version=table.seats[seat].key_version,
+            key_version=owner_version(table, seat),
             kind=kind.name,
             sealed=seal(rt.settings, secret),
             label=label[:200],
@@ -96,7 +100,7 @@ def add_channel(rt: Runtime, game_id: str, seat: int, address: str) -> ChannelVi
     return rt.in_game(game_id, change)
 
 
-def remove_channel(rt: Runtime, game_id: str, seat: int, channel_id: int) -> bool:
+def remove_channel(rt: Runtime, game_id: str, seat: int | None, channel_id: int) -> bool:
     """Remove one of the seat's channels (its address erased, its unsent notices going nowhere);
     False if it has no such one."""
 
@@ -109,7 +113,7 @@ def remove_channel(rt: Runtime, game_id: str, seat: int, channel_id: int) -> boo
     return rt.in_game(game_id, change)
 
 
-def test_channel(rt: Runtime, game_id: str, seat: int, channel_id: int) -> bool:
+def test_channel(rt: Runtime, game_id: str, seat: int | None, channel_id: int) -> bool:
     """Send a test ping to one of the seat's channels, resuming it if it was paused; False if the
     seat has no such channel."""
 

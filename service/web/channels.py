@@ -1,5 +1,6 @@
-"""A seat's channels, on its page and in its JSON twin: listed, added, removed and tried with a test
-ping, by the seat's own link only (a channel's address is never shown, not even to its owner)."""
+"""A seat's channels, on its page and in its JSON twin, and the table's group channel on the host's
+page: listed, added, removed and tried with a test ping, by the owner's own link only (a channel's
+address is never shown, not even to its owner)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from service.channels.kinds import ChannelRefused
 from service.channels.seats import add_channel, remove_channel, seat_channels, test_channel
 from service.i18n import say
 from service.runtime import runtime
-from service.web.access import player_access
+from service.web.access import host_access, player_access
 from service.web.openapi import LINK_ERRORS, ChannelAnswer, ChannelRequest, ChannelsAnswer, errors, spec
 from service.web.play import render_seat_page
 
@@ -22,7 +23,7 @@ api = Blueprint("channels_api", __name__, url_prefix="/api")
 
 
 @blueprint.post("/play/<token>/channels")
-def add(token: str) -> ResponseReturnValue:
+def seat_add(token: str) -> ResponseReturnValue:
     rt = runtime()
     access = player_access(rt, token)
     try:
@@ -34,7 +35,7 @@ def add(token: str) -> ResponseReturnValue:
 
 
 @blueprint.post("/play/<token>/channels/<int:channel_id>/remove")
-def remove(token: str, channel_id: int) -> Response:
+def seat_remove(token: str, channel_id: int) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     if not remove_channel(rt, access.table.game_id, access.seat, channel_id):
@@ -44,13 +45,46 @@ def remove(token: str, channel_id: int) -> Response:
 
 
 @blueprint.post("/play/<token>/channels/<int:channel_id>/test")
-def test(token: str, channel_id: int) -> Response:
+def seat_test(token: str, channel_id: int) -> Response:
     rt = runtime()
     access = player_access(rt, token)
     if not test_channel(rt, access.table.game_id, access.seat, channel_id):
         abort(404, _("This seat has no such channel."))
     flash(_("A test ping is on its way."))
     return redirect(url_for("play.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/host/<token>/channels")
+def host_add(token: str) -> ResponseReturnValue:
+    """The host gives the table its group channel."""
+    rt = runtime()
+    table = host_access(rt, token)
+    try:
+        view = add_channel(rt, table.game_id, None, request.form.get("url", ""))
+    except ChannelRefused as refusal:
+        abort(422, say(refusal.message))
+    flash(_("%(channel)s was added: send it a test ping to see it work.", channel=view.label))
+    return redirect(url_for("host.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/host/<token>/channels/<int:channel_id>/remove")
+def host_remove(token: str, channel_id: int) -> Response:
+    rt = runtime()
+    table = host_access(rt, token)
+    if not remove_channel(rt, table.game_id, None, channel_id):
+        abort(404, _("This table has no such channel."))
+    flash(_("The channel was removed."))
+    return redirect(url_for("host.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/host/<token>/channels/<int:channel_id>/test")
+def host_test(token: str, channel_id: int) -> Response:
+    rt = runtime()
+    table = host_access(rt, token)
+    if not test_channel(rt, table.game_id, None, channel_id):
+        abort(404, _("This table has no such channel."))
+    flash(_("A test ping is on its way."))
+    return redirect(url_for("host.page", token=token) + "#channels", 303)
 
 
 @api.get("/play/<token>/channels")

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from rules import IllegalAction
 from rules.base import BOT_LEVELS, KEEPER
+from service.channels.seats import seat_channels
 from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.links import LinkError
@@ -81,6 +82,7 @@ def page(token: str) -> str:
         replace_form=ReplacePlayerForm(formdata=None),
         level_choices=LEVEL_CHOICES,
         talk=seat_talk(rt, table, None, limit=None),
+        channels=seat_channels(rt, table, None),
     )
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import logging
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +29,11 @@ from service import create_app
 from service.channels.delivery import deliver_row
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.runtime import Runtime
+from service.tasks.recovery import sweep as sweep_all
 from tests.conftest import app_config
 from tests.helpers import mails, post_form, same_link
 from tests.service.receiver import Answer, Receiver
-from tests.service.turns import new_game, people, play, to_act
+from tests.service.turns import new_game, people, play, stepping, to_act
 
 SECRET_PATH = "/hook/s3cr3t-w3bh00k-t0k3n"
 
@@ -300,3 +303,41 @@ def test_a_removed_channel_is_told_nothing_more(pg_app: Flask, receiver: Receive
     assert receiver.on("/gone") == []
     with Session(rt.engine) as session:
         assert session.exec(select(Channel.sealed)).all() == [""]
+
+
+def test_the_table_channel_hears_whose_move_at_most_once_a_minute_and_the_result(
+    pg_app: Flask, receiver: Receiver
+) -> None:
+    rt, clock = stepping(pg_app, datetime.now(UTC))
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    host = rt.signer.host_token(game_id, 1)
+    post_form(client, f"/host/{host}", f"/host/{host}/channels", url=receiver.url("/table"))
+    assert "127.0.0.1" in client.get(f"/host/{host}").get_data(as_text=True)
+    play(rt, game_id, min(to_act(rt, game_id)))
+    assert len(receiver.on("/table")) == 1  # the first change goes at once
+    for _ in range(3):  # quick changes within the minute wait, combined into one notice
+        play(rt, game_id, min(to_act(rt, game_id)))
+    assert len(receiver.on("/table")) == 1
+    clock.advance(seconds=66)
+    sweep_all(rt)
+    said = [json.loads(r.body) for r in receiver.on("/table")]
+    names = [rt.read_table(game_id).names[seat] for seat in sorted(to_act(rt, game_id))]
+    assert len(said) == 2 and said[1]["text"] == f"Now to play: {' and '.join(names)}"
+    while to_act(rt, game_id):
+        play(rt, game_id, min(to_act(rt, game_id)))
+        clock.advance(seconds=66)
+        sweep_all(rt)
+    said = [json.loads(r.body) for r in receiver.on("/table")]
+    assert said[-1]["event"] == "game_over" and said[-1]["text"].startswith("Game over")
+    assert [s["event"] for s in said].count("game_over") == 1
+    assert all("/watch/" in s["url"] and "/play/" not in json.dumps(s) for s in said)
+    with Session(rt.engine) as session:
+        sent = session.exec(
+            select(OutboxMail.sent_at).where(OutboxMail.channel_id.is_not(None)).order_by(OutboxMail.sent_at)
+        ).all()
+    assert len(sent) == len(said)
+    assert all(later - earlier >= timedelta(minutes=1) for earlier, later in itertools.pairwise(sent))
+    clock.advance(seconds=66)
+    sweep_all(rt)
+    assert len(receiver.on("/table")) == len(said)  # nothing after the end
