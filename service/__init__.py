@@ -35,6 +35,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
         api,
+        calendar,
         channels,
         health,
         host,
@@ -88,6 +89,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     app.register_blueprint(my_games.api)
+    app.register_blueprint(calendar.blueprint)
     app.register_blueprint(channels.blueprint)
     app.register_blueprint(channels.api)
     register_error_pages(app)

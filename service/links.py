@@ -31,6 +31,7 @@ WATCH_SALT = "pbem.link.watch"
 CONFIRM_SALT = "pbem.link.confirm"
 CONFIRM_MAX_AGE_SECONDS = 7 * 86400  # a game asked for is confirmed within a week, or never
 ADDRESS_SALT = "pbem.link.address"
+CALENDAR_SALT = "pbem.link.calendar"  # an address's calendar feed: its own salt, so it opens no page
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 SQL_INT_MAX = 2**31 - 1  # the largest SQL integer: ids, seats, steps, versions
 MAX_ID_LENGTH = 64  # a game id is 12 characters; a payload's strings are ids
@@ -114,6 +115,7 @@ class LinkSigner:
         self._watch = URLSafeTimedSerializer(secret_keys, salt=WATCH_SALT)
         self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
         self._address = URLSafeTimedSerializer(secret_keys, salt=ADDRESS_SALT)
+        self._calendar = URLSafeTimedSerializer(secret_keys, salt=CALENDAR_SALT)
         self._replies = ReplyAddresses(secret_keys)
         self._bounces = BounceAddresses(secret_keys)
         self._max_age = max_age_seconds
@@ -192,7 +194,18 @@ class LinkSigner:
     def read_address(self, token: str) -> AddressLink:
         """The address a "my games" token names; LinkError if forged (expiry and revocation are the
         caller's, by the service's clock)."""
-        data = self._load(self._address, token)
+        return self._address_link(self._address, token)
+
+    def calendar_token(self, link: AddressLink) -> str:
+        """The token of an address's calendar feed."""
+        return self._calendar.dumps({"e": link.email, "i": link.issued})
+
+    def read_calendar(self, token: str) -> AddressLink:
+        """The address a calendar feed's token names; LinkError if forged (revocation is the caller's)."""
+        return self._address_link(self._calendar, token)
+
+    def _address_link(self, serializer: URLSafeTimedSerializer, token: str) -> AddressLink:
+        data = self._load(serializer, token)
         try:
             return AddressLink(str(data["e"]), int(data["i"]))
         except (KeyError, TypeError, ValueError):

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 # The kinds of path whose next segment is a signed token (pages and their JSON twins).
-TOKEN_IN_PATH = re.compile(r"(/(?:api/)?(?:play|host|watch|unsubscribe|confirm|my)/)[^/?#\s\"'<>]+")
+TOKEN_IN_PATH = re.compile(r"(/(?:api/)?(?:play|host|watch|unsubscribe|confirm|my|calendar)/)[^/?#\s\"'<>]+")
 TOKEN_IN_REPLY_ADDRESS = re.compile(r"(play\+)[^@\s\"'<>]+(@)")
 REDACTED = "[token]"
 

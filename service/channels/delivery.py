@@ -97,7 +97,7 @@ def _paused_mail(rt: Runtime, channel: Channel, failures: int) -> OutboxMail | N
         return None  # the table's channel: the host sees it paused on the host page
     table = rt.read_table(channel.game_id)
     link = player_url(rt, table, channel.seat)
-    context = {"channel": channel.label, "failures": failures, "link": link}
+    context = {"name": channel.label, "failures": failures, "link": link}
     return draft_mail(rt, table, MailKind.CHANNEL_PAUSED, channel.seat, context)
 
 

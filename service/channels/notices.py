@@ -30,6 +30,8 @@ from service.runtime import Runtime
 
 # The mails a seat's channels repeat: a move owed, and the game's end.
 PINGED = frozenset({MailKind.YOUR_TURN, MailKind.GAME_OVER})
+TEST_PING = "channel_test"  # the events of notices that are no mail's
+TURN = "turn"
 GROUP_SPACING = timedelta(minutes=1)  # a table's channel gets at most one notice a minute
 
 
@@ -133,7 +135,7 @@ def table_payload(rt: Runtime, table: Table) -> Payload:
             text = _("Game over: %(names)s won.", names=names_text(winners)) if winners else _("Game over.")
     over = table.result is not None
     return {
-        "event": str(MailKind.GAME_OVER if over else MailKind.TURN),
+        "event": str(MailKind.GAME_OVER) if over else TURN,
         "game": table.game_id,
         "title": title,
         "text": text,
@@ -154,14 +156,14 @@ def test_payload(rt: Runtime, table: Table, seat: int | None) -> Payload:
     if seat is None:
         return {
             **table_payload(rt, table),
-            "event": str(MailKind.CHANNEL_TEST),
+            "event": TEST_PING,
             "text": test_words(table, None),
         }
     language = mail_language(table, seat)
     with force_locale(language):
         title = game_title(table)
     return {
-        "event": str(MailKind.CHANNEL_TEST),
+        "event": TEST_PING,
         "game": table.game_id,
         "title": title,
         "text": test_words(table, seat),

@@ -173,6 +173,9 @@ class MailStatus(StrEnum):
     )
 
 
+MAIL = "mail"  # the outbox row's channel for a mail (the other channels: service/channels)
+
+
 class OutboxMail(SQLModel, table=True):
     """A mail written in the same transaction as the events that caused it; sent until it goes."""
 
@@ -205,7 +208,7 @@ class OutboxMail(SQLModel, table=True):
     sent_at: datetime | None = None
     # Where the row goes: "mail" (by SMTP to to_email), or a channel kind of service/channels with the
     # channel's row, and what it says there (drafted in the reader's language, like a mail's bodies).
-    channel: str = Field(default="mail", max_length=16)
+    channel: str = Field(default=MAIL, max_length=16)
     channel_id: int | None = None  # the channels row (never deleted: a removed one's address is erased)
     payload: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 

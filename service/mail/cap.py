@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import col, select
 
 from service.db import reaches_mailbox
-from service.eventlog.models import MailStatus, OutboxMail
+from service.eventlog.models import MAIL, MailStatus, OutboxMail
 from service.links import mailbox
 from service.mail.kinds import UNASKED, MailKind
 
@@ -61,7 +61,10 @@ def _cap_new_mails(session: OrmSession, _context: Any, _instances: Any) -> None:
     new = [
         row
         for row in session.new
-        if isinstance(row, OutboxMail) and row.status != MailStatus.CAPPED and MailKind(row.kind).unasked
+        if isinstance(row, OutboxMail)
+        and row.channel == MAIL  # a channel's notice goes where its owner asked: no mailbox to spare
+        and row.status != MailStatus.CAPPED
+        and MailKind(row.kind).unasked
     ]
     if per_day is None or not new:
         return

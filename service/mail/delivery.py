@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MailStatus, OutboxMail, SeatRecord
+from service.eventlog.models import MAIL, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
@@ -199,7 +199,6 @@ def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
         return mail, token
 
 
-MAIL = "mail"  # the outbox row's channel for a mail; other channels bring their own sender
 Sender = Callable[[Runtime, OutboxMail], None]
 
 

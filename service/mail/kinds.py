@@ -54,8 +54,6 @@ class MailKind(StrEnum):
     HOST_LINK_REISSUED = "host_link_reissued"
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
-    CHANNEL_TEST = "channel_test"  # a channel's test ping (never a mail)
-    TURN = "turn"  # a table's channel told whose move it is now (never a mail)
     CHANNEL_PAUSED = "channel_paused"
 
     def headline(self, values: Mapping[str, Any]) -> str:
@@ -148,9 +146,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
-    MailKind.CHANNEL_TEST: _l("A test ping"),
-    MailKind.TURN: _l("Whose move it is"),
-    MailKind.CHANNEL_PAUSED: _l("Your notices to %(channel)s are paused"),
+    MailKind.CHANNEL_PAUSED: _l("Your notices to %(name)s are paused"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {

@@ -23,7 +23,7 @@ from service.db import reaches_mailbox
 from service.eventlog.models import AddressRequest, GameRecord, GameStatus, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.i18n import say
-from service.links import LinkError, address_key, issued_at, mailbox
+from service.links import AddressLink, LinkError, address_key, issued_at, mailbox
 from service.localtime import as_utc
 from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
 from service.mail.kinds import MailKind
@@ -173,6 +173,23 @@ def address_of(rt: Runtime, token: str) -> str:
     now = rt.clock.now()
     if issued_at(now - timedelta(days=rt.settings["MY_GAMES_LINK_DAYS"])) > link.issued:
         raise LinkError("expired")
+    return unrevoked(rt, link)
+
+
+def calendar_address(rt: Runtime, token: str) -> str:
+    """The address a calendar feed's token opens (a calendar subscribes for good: no expiry but the
+    links' own, and "stop every link" stops it too); LinkError otherwise."""
+    return unrevoked(rt, rt.signer.read_calendar(token))
+
+
+def calendar_url(rt: Runtime, email: str) -> str:
+    """The secret URL of an address's calendar feed, signed now, absolute."""
+    link = AddressLink(address_key(email), issued_at(rt.clock.now()))
+    return rt.link(f"/calendar/{rt.signer.calendar_token(link)}.ics")
+
+
+def unrevoked(rt: Runtime, link: AddressLink) -> str:
+    """The link's address, unless its links were all stopped since it was signed (LinkError)."""
     with Session(rt.engine) as session:
         latest = session.exec(
             select(func.max(AddressRequest.created_at)).where(

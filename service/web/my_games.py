@@ -15,6 +15,7 @@ from service.links import LinkError
 from service.play.my_games import (
     TooManyRequests,
     address_of,
+    calendar_url,
     my_games,
     request_link,
     revoke_links,
@@ -97,9 +98,11 @@ def request_games() -> ResponseReturnValue:
 
 @blueprint.get("/my/<token>")
 def page(token: str) -> str:
-    games = my_games(runtime(), reader(token))
+    email = reader(token)
+    games = my_games(runtime(), email)
     return render_template(
         "my_games.html",
+        calendar=calendar_url(runtime(), email),
         title=_("My games"),
         games=games,
         token=token,

@@ -3,8 +3,9 @@ checks, and chat apps by Apprise URL (ntfy, Mattermost), each pinged exactly onc
 once at the game's end, in the reader's language, with the seat's link and no card; bad addresses
 refused where they are entered; an endpoint that fails paused after N failures in a row, with a mail,
 and resumed by a test ping; redirects not followed, big answers not read, hanging ones cut short,
-private addresses refused when sent too; and a channel's address never shown, logged or stored in
-the clear."""
+private addresses refused when sent too; a channel's address never shown, logged or stored in the
+clear; the table's group channel told whose move it is at most once a minute, with the watch link
+only, and the result; and the calendar feed of the moves owed, parsed back event by event."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import hmac
 import itertools
 import json
 import logging
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -22,12 +24,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from icalendar import Calendar
 from sqlalchemy import text
 from sqlmodel import Session, select
 
 from service import create_app
 from service.channels.delivery import deliver_row
 from service.eventlog.models import Channel, MailStatus, OutboxMail
+from service.links import AddressLink, issued_at
 from service.runtime import Runtime
 from service.tasks.recovery import sweep as sweep_all
 from tests.conftest import app_config
@@ -341,3 +345,45 @@ def test_the_table_channel_hears_whose_move_at_most_once_a_minute_and_the_result
     clock.advance(seconds=66)
     sweep_all(rt)
     assert len(receiver.on("/table")) == len(said)  # nothing after the end
+
+
+def test_the_calendar_feed_lists_each_move_owed_with_its_deadline_and_an_alarm(pg_app: Flask) -> None:
+    rt, clock = stepping(pg_app, datetime(2026, 6, 1, 9, 0, tzinfo=UTC))
+    client = pg_app.test_client()
+    first = new_game(rt, "red_black", people("Ann", "Bo"), move_days=1)
+    second = new_game(rt, "red_black", people("Ann", "Cy"), seed=2, move_days=3)
+    untimed = new_game(rt, "red_black", people("Ann", "Di"), seed=3, move_days=0)
+    my_link = rt.signer.address_token(AddressLink("ann@example.org", issued_at(clock.now())))
+    page = client.get(f"/my/{my_link}").get_data(as_text=True)
+    feed_url = re.search(r'href="http://localhost(/calendar/[^"]+\.ics)" data-calendar', page)
+    assert feed_url
+    before = event_count_of(pg_app)
+    answer = client.get(feed_url.group(1))
+    assert answer.status_code == 200 and answer.mimetype == "text/calendar"
+    assert event_count_of(pg_app) == before  # a GET changes nothing
+    events = Calendar.from_ical(answer.data).walk("VEVENT")
+    owed = {
+        game_id: rt.read_table(game_id)
+        for game_id in (first, second, untimed)
+        if 0 in to_act(rt, game_id) and rt.read_table(game_id).record.move_days
+    }
+    assert len(events) == len(owed) > 0
+    for event in events:
+        game_id = str(event["uid"]).split("-")[0]
+        assert game_id in owed
+        due = clock.now() + timedelta(days=owed[game_id].record.move_days)
+        assert event.decoded("dtend") == due and event.decoded("dtend") - event.decoded(
+            "dtstart"
+        ) == timedelta(minutes=30)
+        assert same_link(str(event["url"]), f"http://localhost/play/{seat_token(rt, game_id, 0)}")
+        assert str(event["summary"]).startswith("Your move: ")
+        (alarm,) = event.walk("VALARM")
+        assert alarm.decoded("trigger") == -timedelta(hours=2)
+    assert client.get("/calendar/forged.ics").status_code == 403
+    assert client.get(f"/calendar/{my_link}.ics").status_code == 403  # a "my games" token opens no feed
+    assert client.get(f"/my/{feed_url.group(1).split('/')[-1][:-4]}").status_code == 403
+
+
+def event_count_of(app: Flask) -> int:
+    with Session(app.extensions["pbem"].engine) as session:
+        return len(session.exec(text("SELECT seq FROM events")).all())
