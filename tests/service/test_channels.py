@@ -35,8 +35,9 @@ from service.links import AddressLink, issued_at
 from service.runtime import Runtime
 from service.tasks.recovery import sweep as sweep_all
 from tests.conftest import app_config
-from tests.helpers import mails, post_form, same_link
+from tests.helpers import mails, post_form, same_link, without_links
 from tests.service.receiver import Answer, Receiver
+from tests.service.test_replay_leaks import CODES
 from tests.service.turns import new_game, people, play, stepping, to_act
 
 SECRET_PATH = "/hook/s3cr3t-w3bh00k-t0k3n"
@@ -123,6 +124,9 @@ def test_every_seat_pinged_once_per_move_owed_and_at_the_end(app: Flask, receive
     assert len(bo_said) == len(bo_turns) + 1
     bo_link = f"http://localhost/play/{seat_token(rt, game_id, 1)}"
     assert all(same_link(said.split()[-1], bo_link) for said in bo_said)
+    # No card in any notice (the leak check of the mails, on every channel's words).
+    for said in [json.dumps(p, ensure_ascii=False) for p in pings] + bo_said:
+        assert not CODES["red_black"].findall(without_links(said)), said
     # Nothing after the game's end: a last look at the outbox finds every notice sent.
     with Session(rt.engine) as session:
         notices = session.exec(select(OutboxMail).where(OutboxMail.channel != "mail")).all()
