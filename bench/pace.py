@@ -42,7 +42,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from rules.base import THEN
+from rules.ahead import THEN
 from service import create_app
 from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin
 from service.eventlog.store import Table
@@ -199,7 +199,7 @@ def queue_is_current(rt: Runtime, table: Table, seat: int, situations: Sequence[
     chosen = {play.situation: play.action for play in queue_of(rt, table, seat)}
     if not set(situations) <= set(chosen):
         return False
-    fitting = {situation: table.rules.ahead_choices(table.state, seat, situation) for situation in situations}
+    fitting = {situation: table.rules.ahead.choices(table.state, seat, situation) for situation in situations}
     return all(any(chosen[s] == action for action, _ in fitting[s]) for s in situations)
 
 
@@ -208,12 +208,12 @@ def choose_ahead(rt: Runtime, table: Table, seat: int, player: Seat) -> None:
     play, and the one after where the rules offer it, for which the player keeps other cards than
     those chosen for the coming play where it can."""
     rules = table.rules
-    situations = rules.ahead_situations(table.state, seat)
+    situations = rules.ahead.situations(table.state, seat)
     if not situations or queue_is_current(rt, table, seat, situations):
         return
     plays: list[dict[str, Any]] = []
     for situation in situations:
-        choices = [action for action, _ in rules.ahead_choices(table.state, seat, situation)]
+        choices = [action for action, _ in rules.ahead.choices(table.state, seat, situation)]
         if situation.startswith(THEN):
             coming = {play["action"].get("card") for play in plays if not play["situation"].startswith(THEN)}
             choices = [action for action in choices if action.get("card") not in coming] or choices

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
@@ -331,15 +331,15 @@ def ahead_plays(table: Table, seat: int) -> list[MoveGroup]:
     ({"situation": ..., "action": ...})."""
     rules, state = table.rules, table.state
     groups = []
-    for situation in rules.ahead_situations(state, seat):
-        name = say(rules.situation_name(situation))
+    for situation in rules.ahead.situations(state, seat):
+        name = say(rules.ahead.situation_name(situation))
         plays = [
             MoveChoice(
                 say(label),
                 f"{name}: {move_in_words(table, seat, action)}",
                 {"situation": situation, "action": action},
             )
-            for action, label in rules.ahead_choices(state, seat, situation)
+            for action, label in rules.ahead.choices(state, seat, situation)
         ]
         groups.append(MoveGroup(name, plays))
     return groups

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import get_game
-from rules.base import Event, Game
+from rules.game import Event, Game
 
 GOLDEN = Path(__file__).parent / "golden"
 OFFERED = "offered:"
@@ -81,11 +81,11 @@ def ahead(rules: Game[Any], state: Any, seat: int) -> dict[str, Any]:
     situation), the situation it owes and the number of its coming play."""
     offered = {
         OFFERED + situation: [
-            [action, label] for action, label in rules.ahead_choices(state, seat, situation)
+            [action, label] for action, label in rules.ahead.choices(state, seat, situation)
         ]
-        for situation in rules.ahead_situations(state, seat)
+        for situation in rules.ahead.situations(state, seat)
     }
-    return {**offered, "owed": rules.situation(state, seat), "coming": rules.coming_play(state, seat)}
+    return {**offered, "owed": rules.ahead.owed(state, seat), "coming": rules.ahead.coming_play(state, seat)}
 
 
 def step(rules: Game[Any], case: Case, event: Event, state: Any, now: Any | None) -> dict[str, Any]:
@@ -100,8 +100,8 @@ def step(rules: Game[Any], case: Case, event: Event, state: Any, now: Any | None
         "ahead": [ahead(rules, state, seat) for seat in range(case.seats)],
     }
     if now is not None:
-        shown["replay_lines"] = [rules.replay_describe(event, seat, NAMES, now) for seat in observers]
-        shown["replays"] = [rules.replay_view(state, seat, now) for seat in observers]
+        shown["replay_lines"] = [rules.describe(event, seat, NAMES, as_of=now) for seat in observers]
+        shown["replays"] = [rules.view(state, seat, as_of=now) for seat in observers]
     return plain(shown)
 
 

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.base import plain
-from rules.dupli import CARD_ORDER, FULL_DECK, GAME, State, legal_pairs
+from rules.dupli import GAME
+from rules.dupli.cards import CARD_ORDER, FULL_DECK, legal_pairs
+from rules.dupli.state import State
+from rules.messages import plain
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 A, B, C, D = 0, 1, 2, 3
