@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -128,6 +129,33 @@ def test_double_side_replay_keeps_earlier_tricks_face_down() -> None:
     assert [c["card"] for c in seen["hand"]] == [c["card"] for c in was["hand"]]
     played = next(e for e in events if e["type"] == "CardPlayed" and e["trick"] == 2)
     assert rules.describe(played, None, NAMES, as_of=now)[0] == FACE_DOWN_PLAY
+
+
+def codes(value: object) -> set[str]:
+    """Every word of a JSON value (card codes among them)."""
+    return set(re.findall(r"[A-Za-z0-9]+", json.dumps(value)))
+
+
+@pytest.mark.parametrize(("game", "moves"), [("dualis", 60), ("double_side", 50)])
+def test_no_card_of_a_trick_face_down_now_is_in_any_past_step(game: str, moves: int) -> None:
+    """Whatever part of a view shows it (a key added tomorrow too), a card played into a trick that
+    lies face down now is in no observer's replay of any step of its round after it left the hand,
+    nor before that in any view but its player's (whose hand held it)."""
+    rules = get_game(game)
+    events, states = logged(game, {}, moves, seed=3)
+    now = states[-1]
+    window = rules.window(now)
+    for step, event in enumerate(events):
+        if event["type"] != "CardPlayed" or window.shows(event["round"], event["trick"]):
+            continue
+        for then, state in enumerate(states):
+            if state.round != event["round"]:
+                continue
+            for seat in [None, *range(SEATS[game])]:
+                if seat == event["seat"] and then < step:
+                    continue  # still in its player's hand
+                seen = rules.view(state, seat, as_of=now)
+                assert event["card"] not in codes(seen), f"{event['card']} at step {then} for seat {seat}"
 
 
 def test_headings_follow_rounds_and_tricks_and_the_score_sheet_scores_them() -> None:
