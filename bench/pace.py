@@ -9,8 +9,8 @@ Players: each seat lives in a time zone of its own (drawn from ZONES), sleeps 23
 time and looks at the game at random: a Poisson process of L / 16 looks per awake hour (L looks a
 day on average). At each look the seat makes every move it owes (a random legal move; a forced one
 needs no choice) and, with queued plays, then chooses a play for each situation the rules offer
-(`ahead_situations`: its coming play's, and in the trick games those of the trick after; a random
-one of `ahead_choices`, keeping for the trick after other cards than those chosen for the coming
+(`game.ahead.situations`: its coming play's, and in the trick games those of the trick after; a random
+one of `ahead.choices`, keeping for the trick after other cards than those chosen for the coming
 trick where it can), unless the plays it chose before still cover them. Three modes, on the same
 deals, look times and move choices:
 

@@ -1,7 +1,7 @@
 """The reader's context: what a page, a JSON answer, a mail, the replay or the digest is given about a
 game, built here and nowhere else.
 
-Every part comes from the rules' reader-facing functions (`view`, `replay_view`, `open_view`,
+Every part comes from the rules' reader-facing functions (`view`, with `as_of` for a replay, `open_view`,
 `legal_actions`), the replay's own step lines and the game's record: plain values, never the loaded
 `Table`, a `Replay`, a state or the events, so a card a reader may not see cannot reach a template
 even by mistake (tests/reading_guard.py checks every rendering). Views and mail drafting add only what

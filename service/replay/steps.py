@@ -3,11 +3,11 @@
 * A game's log is folded once per version and the state after every event kept (`Replay`, cached
   per process and extended when the game moves on), so a step costs one view, never a fold.
 * Who sees what (`Viewer`): through a player's link during the game, that seat sees at each step
-  what it knew then and may still look at now (`replay_view`: its own hand, public information,
+  what it knew then and may still look at now (`view(..., as_of=now)`: its own hand, public information,
   collected tricks only as the table's history option allows); a spectator sees public information
   only; once the game is over the players, and anyone with the public replay link if the host
   allows it, see every card face up (`open_view`). A replay ends at the game's current version.
-* Each step reads as a line (`describe` / `replay_describe`) and belongs to a chapter (a round or
+* Each step reads as a line (`describe`, with `as_of=now` in a replay) and belongs to a chapter (a round or
   war) and maybe a part (a trick), by the rules' `heading`.
 """
 

@@ -1,4 +1,4 @@
-"""Double Side Play (rules/double_side.py): the rulebook (seeds/001), RULINGS.md §2 and the contract.
+"""Double Side Play (rules/double_side/): the rulebook (seeds/001), RULINGS.md §2 and the contract.
 
 Hands are fixed with options["deck"] (dealt in blocks of 12 in seat order, the rest set aside) and
 rolls with options["dice"]; a round is played out by per-seat card preferences (the first preferred

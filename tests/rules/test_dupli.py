@@ -1,4 +1,4 @@
-"""Dupli (rules/dupli.py): the rulebook's worked examples, RULINGS.md §3 and its finer points, the
+"""Dupli (rules/dupli/): the rulebook's worked examples, RULINGS.md §3 and its finer points, the
 Charge window, hidden choices, and random games checked at every step."""
 
 from __future__ import annotations

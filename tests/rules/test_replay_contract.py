@@ -1,6 +1,6 @@
-"""The replay part of the rules contract: `replay_view` / `replay_describe` keep collected tricks face
-down (RULINGS.md §1) and otherwise equal `view` / `describe`, `open_view` shows every card, and
-`heading` and `score_sheet` follow the rounds and wars of the log."""
+"""The replay part of the rules contract: `view` / `describe` seen `as_of` a later state keep
+collected tricks face down (RULINGS.md §1) and otherwise equal the live `view` / `describe`,
+`open_view` shows every card, and `heading` and `score_sheet` follow the rounds and wars of the log."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def logged(game: str, options: dict[str, Any], moves: int | None, seed: int = 1)
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_replay_seen_at_its_own_step_is_the_view(game: str) -> None:
-    """Seen from the state itself nothing was hidden since: replay_view is the view, every step of
+    """Seen from the state itself nothing was hidden since: the replay's view is the view, every step of
     a whole game, from the table before the first deal on."""
     rules = get_game(game)
     events, states = logged(game, {}, None)
