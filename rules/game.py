@@ -176,7 +176,8 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def _view(self, state: S, seat: int | None, as_of: S) -> dict[str, Any]:
-        """What that seat may see of the play at `state`, looking from `as_of` (`state` itself live)."""
+        """What that seat may see of the play at `state`, looking from `as_of` (`state` itself live;
+        a game that never hides again what it once showed reads `state` alone)."""
 
     def open_view(self, state: S) -> dict[str, Any]:
         """Everything at this state face up (a finished game's replay): the public view plus every

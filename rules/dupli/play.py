@@ -303,7 +303,7 @@ class Dupli(Game[State]):
 
     def _started(self, event: Event) -> State:
         """A new game's state from its GameStarted event."""
-        return fold_game_started(None, event)
+        return fold_game_started(event)
 
     @property
     def folds(self) -> Mapping[str, Callable[[State, Event], State]]:

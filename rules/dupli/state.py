@@ -128,7 +128,7 @@ def pending(state: State) -> Aim:
 # --- folding events
 
 
-def fold_game_started(state: State | None, e: Event) -> State:
+def fold_game_started(e: Event) -> State:
     """A new game: seats and seed recorded, nothing dealt yet (empty hands and piles, so that the
     table before the deal can be viewed)."""
     n = e["seats"]

@@ -102,10 +102,8 @@ def next_card(state: State) -> str:
 # --- folding events
 
 
-def fold_game_started(state: State | None, e: Event) -> State:
+def fold_game_started(e: Event) -> State:
     """A fresh game: the seed and any fixed decks; 15 chips each."""
-    if state is not None:
-        raise ValueError("red_black: GameStarted in the middle of a log")
     return State(seed=e["seed"], decks=fixed_decks(e["options"]["deck"], DECK, "red_black"))
 
 
