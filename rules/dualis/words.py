@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rules.dualis.cards import N_, PARTNERSHIPS, card_name
+from rules.dualis.cards import PARTNERSHIPS, card_name
 from rules.dualis.state import State, match_scores, scoring_sides
 from rules.game import Event, ScoreRow, ScoreSheet, Teller
-from rules.messages import Message, together
+from rules.messages import N_, Message, together
 from rules.table import name_of
 
 
