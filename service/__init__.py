@@ -35,6 +35,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
         api,
+        clubs,
         health,
         host,
         language,
@@ -82,10 +83,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.blueprint)
     csrf.exempt(my_games.api)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health, my_games):
+    modules = (
+        public,
+        play,
+        host,
+        outbox,
+        api,
+        replay,
+        records,
+        unsubscribe,
+        language,
+        health,
+        my_games,
+        clubs,
+    )
+    for module in modules:
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     app.register_blueprint(my_games.api)
+    app.register_blueprint(clubs.api)
     register_error_pages(app)
     init_security(app, settings)
     init_limits(app, settings)

@@ -457,3 +457,36 @@ class BounceRecord(SQLModel, table=True):
     status: str = Field(default="", max_length=16)  # RFC 3463, e.g. 5.1.1
     reason: str = Field(default="", max_length=500)  # the receiving server's words (Diagnostic-Code)
     received_at: datetime
+
+
+class ClubRecord(SQLModel, table=True):
+    """A club: a standing group of members who keep playing. The truth about it is in `club_events`;
+    `version` is the seq of its log's last event, kept by every append in its transaction."""
+
+    __tablename__ = "clubs"
+
+    id: str = Field(primary_key=True, max_length=32)
+    created_at: datetime
+    version: int = Field(default=0)
+
+
+class ClubEventRecord(SQLModel, table=True):
+    """One event of a club's append-only log (founded, a member invited, confirmed, gone, the host
+    handed over, talk); `(club_id, seq)` is unique, so a concurrent append conflicts. `email` is the
+    address an event is about (lower-cased), so that an address's clubs are found without reading
+    every log; it is never shown to other members."""
+
+    __tablename__ = "club_events"
+    __table_args__ = (
+        UniqueConstraint("club_id", "seq", name="uq_club_events_club_seq"),
+        Index("ix_club_events_email", "email"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="clubs.id", max_length=32)
+    seq: int
+    type: str = Field(max_length=64)
+    v: int
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    email: str | None = Field(default=None, max_length=254)
+    created_at: datetime

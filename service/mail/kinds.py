@@ -54,6 +54,7 @@ class MailKind(StrEnum):
     HOST_LINK_REISSUED = "host_link_reissued"
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
+    CLUB_INVITATION = "club_invitation"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -96,7 +97,12 @@ class MailKind(StrEnum):
         """Whether the mail is about one game, to one of its seats or its host (drafted by
         `draft_mail`); the digest lists several games, the confirmation asks about a game to come, "my games"
         lists an address's games."""
-        return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME, MailKind.MY_GAMES)
+        return self not in (
+            MailKind.DIGEST,
+            MailKind.CONFIRM_GAME,
+            MailKind.MY_GAMES,
+            MailKind.CLUB_INVITATION,
+        )
 
     @property
     def answerable(self) -> bool:
@@ -145,6 +151,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.HOST_LINK_REISSUED: _l("Your new host link"),
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
+    MailKind.CLUB_INVITATION: _l("%(name)s invites you to the club %(club)s"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -196,6 +203,7 @@ ESSENTIAL = frozenset(
         MailKind.REPLY_OUTCOME,
         MailKind.UNREACHABLE,
         MailKind.COMPLAINT,
+        MailKind.CLUB_INVITATION,
     }
 )
 # The mails that ask a seat for a move (or open its game): each carries the seat's table, as its
@@ -215,5 +223,6 @@ UNASKED = frozenset(
         MailKind.MY_GAMES,
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,
+        MailKind.CLUB_INVITATION,
     }
 )

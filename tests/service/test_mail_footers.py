@@ -24,6 +24,7 @@ CONTEXT = {
     "ends": SOON,
     "game_zone": "UTC",
     "game_name": "Red and Black Duel",
+    "club": "Thursday cards",
     "outcome": ("Your move was played.", {}),
     "choices": [],
     "winners": [],
