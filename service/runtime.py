@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine, and_
 from sqlmodel import Session, col, select
 
 from rules.base import KEEPER
-from service.eventlog.models import OutboxMail, SeatRecord, TurnClock
+from service.eventlog.models import GameRecord, GameStatus, OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
@@ -59,6 +59,10 @@ class Dispatcher(Protocol):
 
     def play_bots(self, game_id: str) -> None:
         """Have the worker play the automatic moves a game waits on (a search bot's)."""
+        ...
+
+    def table_ended(self, game_id: str) -> None:
+        """Tell the worker a game just ended (a club season starts its next tables)."""
         ...
 
     def listen(self, command_id: int) -> AbstractContextManager[Listener | None]:
@@ -130,8 +134,11 @@ class Runtime:
         with Session(self.engine, expire_on_commit=False) as session:
             if not lock_game(session, game_id, wait=wait):
                 return None
-            value, mails = change(session, load_table(session, game_id, self.cache))
+            table = load_table(session, game_id, self.cache)
+            value, mails = change(session, table)
             self.commit_and_send(session, game_id, mails)
+            if table.active and _ended(session, game_id):
+                self.dispatch.table_ended(game_id)
         return (value,)
 
     def commit_and_send(self, session: Session, game_id: str, mails: Sequence[OutboxMail]) -> None:
@@ -149,6 +156,12 @@ class Runtime:
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
         return self.settings["BASE_URL"].rstrip("/") + path
+
+
+def _ended(session: Session, game_id: str) -> bool:
+    """Whether the game's row (as this unit of work left it) says it is over."""
+    record = session.get(GameRecord, game_id)
+    return record is not None and record.status != GameStatus.ACTIVE
 
 
 # Whether this context may run a search bot (up to a second of CPU a move): only the worker's and

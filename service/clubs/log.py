@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from rules.base import Message
+from rules.base import N_, Message
 from service.eventlog.models import ClubEventRecord, ClubRecord, OutboxMail
 from service.runtime import Runtime
 
@@ -24,6 +24,8 @@ LEFT = "MemberLeft"
 REMOVED = "MemberRemoved"
 HANDED_OVER = "HostHandedOver"
 TALKED = "ClubTalk"
+SEASON_PLANNED = "SeasonPlanned"
+TABLE_STARTED = "TableStarted"
 EVENT_VERSION = 1
 APPEND_TRIES = 3
 
@@ -60,8 +62,45 @@ class Talk:
 
 
 @dataclass(frozen=True)
+class Player:
+    """A season's participant: a member by number, or a bot of a level (rules.base.BOT_LEVELS)."""
+
+    member: int | None
+    level: str | None = None
+
+    @staticmethod
+    def of(data: dict[str, Any]) -> Player:
+        return Player(data.get("member"), data.get("level"))
+
+    def as_data(self) -> dict[str, Any]:
+        return {"member": self.member} if self.member is not None else {"level": self.level}
+
+
+@dataclass(frozen=True)
+class Season:
+    """A season as planned: its game, options and days per move, who plays (`players`), its tables
+    (participants by index, in seat order), at most `at_once` tables per participant at a time, what
+    becomes of a leaving member's tables ("forfeit" or "bot"), and the game of each table started."""
+
+    number: int
+    game: str
+    options: dict[str, Any]
+    move_days: int
+    players: tuple[Player, ...]
+    tables: tuple[tuple[int, ...], ...]
+    at_once: int
+    on_leave: str
+    started: dict[int, str]
+
+    def seats_of(self, member: int) -> list[int]:
+        """The participant index of a member in this season (none or one)."""
+        return [i for i, p in enumerate(self.players) if p.member == member]
+
+
+@dataclass(frozen=True)
 class Club:
-    """A club folded from its log: its name, language, host and members, the talk, and its version."""
+    """A club folded from its log: its name, language, host and members, its seasons, the talk, and
+    its version."""
 
     club_id: str
     name: str
@@ -70,6 +109,7 @@ class Club:
     members: tuple[Member, ...]
     talk: tuple[Talk, ...]
     version: int
+    seasons: tuple[Season, ...] = ()
 
     def member_of(self, email: str) -> Member | None:
         """The confirmed member with this address, if any."""
@@ -91,6 +131,7 @@ class ClubEvent:
     data: dict[str, Any]
     at: datetime
     email: str | None = None
+    game_id: str | None = None
 
 
 class ClubRefused(ValueError):
@@ -105,9 +146,21 @@ class ClubNotFound(LookupError):
     """No club with that id."""
 
 
+def host_of(club: Club, email: str) -> Member:
+    """The club's host, who must be the one asking; ClubRefused otherwise."""
+    member = club.member_of(email)
+    if member is None or member.number != club.host:
+        raise ClubRefused(N_("Only the club's host may do this."))
+    return member
+
+
 def fold(club_id: str, events: Sequence[ClubEvent]) -> Club:
     """The club after its events, in order (the first is its founding)."""
-    club = Club(club_id, "", "", 0, (), (), 0)
+    return fold_on(Club(club_id, "", "", 0, (), (), 0), events)
+
+
+def fold_on(club: Club, events: Sequence[ClubEvent]) -> Club:
+    """The club after these events, folded on from `club`."""
     for event in events:
         club = replace(_applied(club, event), version=club.version + 1)
     return club
@@ -125,8 +178,28 @@ def _applied(club: Club, event: ClubEvent) -> Club:
         return replace(club, host=data["member"])
     if event.type == TALKED:
         return replace(club, talk=(*club.talk, Talk(data["member"], data["text"], event.at)))
+    if event.type == SEASON_PLANNED:
+        return replace(club, seasons=(*club.seasons, _season(len(club.seasons), data)))
+    if event.type == TABLE_STARTED:
+        season = club.seasons[data["season"]]
+        started = replace(season, started={**season.started, data["table"]: data["game"]})
+        return replace(club, seasons=tuple(started if s is season else s for s in club.seasons))
     standing = {CONFIRMED: Standing.MEMBER, LEFT: Standing.LEFT, REMOVED: Standing.REMOVED}[event.type]
     return _with_member(club, replace(club.members[data["member"]], standing=standing))
+
+
+def _season(number: int, data: dict[str, Any]) -> Season:
+    return Season(
+        number,
+        data["game"],
+        dict(data["options"]),
+        data["move_days"],
+        tuple(Player.of(p) for p in data["players"]),
+        tuple(tuple(table) for table in data["tables"]),
+        data["at_once"],
+        data["on_leave"],
+        {},
+    )
 
 
 def _with_member(club: Club, member: Member) -> Club:
@@ -148,7 +221,9 @@ def load(session: Session, club_id: str) -> Club:
         .where(col(ClubEventRecord.club_id) == club_id)
         .order_by(col(ClubEventRecord.seq))
     ).all()
-    return fold(club_id, [ClubEvent(row.type, row.data, row.created_at, row.email) for row in rows])
+    return fold(
+        club_id, [ClubEvent(row.type, row.data, row.created_at, row.email, row.game_id) for row in rows]
+    )
 
 
 def read_club(rt: Runtime, club_id: str) -> Club:
@@ -158,8 +233,9 @@ def read_club(rt: Runtime, club_id: str) -> Club:
 
 
 T = TypeVar("T")
-# A decision on the club as it stands: a result, the events it causes and the mails they send.
-Decision = Callable[[Club], tuple[T, list[ClubEvent], list[OutboxMail]]]
+# A decision on the club as it stands, in the unit of work's session (where a season's tables
+# start): a result, the events it causes and the mails they send.
+Decision = Callable[[Session, Club], tuple[T, list[ClubEvent], list[OutboxMail]]]
 
 
 def in_club(rt: Runtime, club_id: str, decide: Decision[T]) -> T:
@@ -173,7 +249,7 @@ def in_club(rt: Runtime, club_id: str, decide: Decision[T]) -> T:
             if record is None:
                 raise ClubNotFound(club_id)
             club = load(session, club_id)
-            result, events, mails = decide(club)
+            result, events, mails = decide(session, club)
             append(session, record, club.version, events)
             session.add_all(mails)
             try:
@@ -198,6 +274,7 @@ def append(session: Session, record: ClubRecord, version: int, events: Sequence[
                 v=EVENT_VERSION,
                 data=event.data,
                 email=event.email,
+                game_id=event.game_id,
                 created_at=event.at,
             )
         )

@@ -24,10 +24,12 @@ from service.clubs.log import (
     Member,
     Standing,
     append,
+    host_of,
     in_club,
     load,
     read_club,
 )
+from service.clubs.seasons import member_gone
 from service.eventlog.models import ClubEventRecord, ClubRecord, OutboxMail
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.links import ClubLink, address_key
@@ -89,20 +91,12 @@ def _language(value: str) -> str:
     return value if value in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def host_of(club: Club, email: str) -> Member:
-    """The club's host, who must be the one asking; ClubRefused otherwise."""
-    member = club.member_of(email)
-    if member is None or member.number != club.host:
-        raise ClubRefused(N_("Only the club's host may do this."))
-    return member
-
-
 def invite_member(rt: Runtime, club_id: str, host_email: str, name: object, email: str) -> int:
     """The host invites an address by name: a mail with the link that confirms it (under the daily
     cap of unasked mail). The member's number."""
     key = address_key(email)
 
-    def decide(club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
         host = host_of(club, host_email)
         known = club.numbered(key)
         if known is not None and known.standing in ACTIVE:
@@ -162,7 +156,7 @@ def confirm_member(rt: Runtime, link: ClubLink) -> str:
     """The invited address confirms its place (once: confirming again changes nothing); the
     member's address."""
 
-    def decide(club: Club) -> tuple[str, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[str, list[ClubEvent], list[OutboxMail]]:
         member = _standing_invitation(club, link)
         if member.standing == Standing.MEMBER:
             return member.email, [], []
@@ -172,32 +166,34 @@ def confirm_member(rt: Runtime, link: ClubLink) -> str:
 
 
 def leave_club(rt: Runtime, club_id: str, email: str) -> None:
-    """A member leaves; the host must hand the club over first."""
+    """A member leaves (their season tables go as the season's host chose); the host must hand the
+    club over first."""
 
-    def decide(club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
         member = _member(club, email)
         if member.number == club.host:
             raise ClubRefused(N_("Hand the club to another member before you leave it."))
-        return None, [ClubEvent(LEFT, {"member": member.number}, rt.clock.now())], []
+        return member.number, [ClubEvent(LEFT, {"member": member.number}, rt.clock.now())], []
 
-    in_club(rt, club_id, decide)
+    member_gone(rt, club_id, in_club(rt, club_id, decide))
 
 
 def remove_member(rt: Runtime, club_id: str, host_email: str, number: int) -> None:
-    """The host removes a member or an invitation (never themselves)."""
+    """The host removes a member or an invitation (never themselves); the member's season tables go
+    as the season's host chose."""
 
-    def decide(club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
         host = host_of(club, host_email)
         member = _other(club, number, host, ACTIVE)
-        return None, [ClubEvent(REMOVED, {"member": member.number}, rt.clock.now())], []
+        return member.number, [ClubEvent(REMOVED, {"member": member.number}, rt.clock.now())], []
 
-    in_club(rt, club_id, decide)
+    member_gone(rt, club_id, in_club(rt, club_id, decide))
 
 
 def hand_over(rt: Runtime, club_id: str, host_email: str, number: int) -> None:
     """The host hands the club to another confirmed member."""
 
-    def decide(club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
         host = host_of(club, host_email)
         member = _other(club, number, host, (Standing.MEMBER,))
         return None, [ClubEvent(HANDED_OVER, {"member": member.number}, rt.clock.now())], []

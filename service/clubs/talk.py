@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlmodel import Session
+
 from rules.base import N_
 from service.clubs.log import TALKED, Club, ClubEvent, ClubRefused, in_club
 from service.eventlog.models import OutboxMail
@@ -25,7 +27,7 @@ def say_to_club(rt: Runtime, club_id: str, email: str, text: object) -> None:
     if private:  # club talk has no private notes: a doubtful message is not kept at all
         raise ClubRefused(N_("A message may not hold your game's private links or reply addresses."))
 
-    def decide(club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
+    def decide(_session: Session, club: Club) -> tuple[None, list[ClubEvent], list[OutboxMail]]:
         member = club.member_of(email)
         if member is None:
             raise ClubRefused(N_("You are not a member of this club."))

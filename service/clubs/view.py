@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from service.clubs.log import Club, Member, Standing
+from service.clubs.standings import SeasonView
 from service.localtime import as_utc
 
 
@@ -35,6 +36,7 @@ class ClubView:
     you: MemberLine
     members: tuple[MemberLine, ...]
     talk: tuple[TalkLine, ...]
+    seasons: tuple[SeasonView, ...] = ()
 
     @property
     def hosting(self) -> bool:
@@ -51,12 +53,13 @@ class ClubView:
                 for m in self.members
             ],
             "talk": [{"name": t.name, "text": t.text, "at": t.at.isoformat()} for t in self.talk],
+            "seasons": [season.as_json() for season in self.seasons],
         }
 
 
-def club_view(club: Club, you: Member) -> ClubView:
+def club_view(club: Club, you: Member, seasons: tuple[SeasonView, ...] = ()) -> ClubView:
     """What the member `you` sees of the club: its members in the club now (invited or confirmed),
-    and the talk, oldest first."""
+    the talk, oldest first, and its `seasons`."""
     lines = tuple(
         MemberLine(m.number, m.name, m.standing, m.number == club.host, m.number == you.number)
         for m in club.members
@@ -64,4 +67,5 @@ def club_view(club: Club, you: Member) -> ClubView:
     )
     names = club.names()
     talk = tuple(TalkLine(names[t.member], t.text, as_utc(t.at)) for t in club.talk)
-    return ClubView(club.club_id, club.name, lines[[m.number for m in lines].index(you.number)], lines, talk)
+    you_line = lines[[m.number for m in lines].index(you.number)]
+    return ClubView(club.club_id, club.name, you_line, lines, talk, seasons)

@@ -472,14 +472,16 @@ class ClubRecord(SQLModel, table=True):
 
 class ClubEventRecord(SQLModel, table=True):
     """One event of a club's append-only log (founded, a member invited, confirmed, gone, the host
-    handed over, talk); `(club_id, seq)` is unique, so a concurrent append conflicts. `email` is the
-    address an event is about (lower-cased), so that an address's clubs are found without reading
-    every log; it is never shown to other members."""
+    handed over, a season planned, a table started, talk); `(club_id, seq)` is unique, so a
+    concurrent append conflicts. `email` is the address an event is about (lower-cased), so that an
+    address's clubs are found without reading every log (it is never shown to other members), and
+    `game_id` the table it started, so that a table's end finds its club."""
 
     __tablename__ = "club_events"
     __table_args__ = (
         UniqueConstraint("club_id", "seq", name="uq_club_events_club_seq"),
         Index("ix_club_events_email", "email"),
+        Index("ix_club_events_game", "game_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -489,4 +491,5 @@ class ClubEventRecord(SQLModel, table=True):
     v: int
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     email: str | None = Field(default=None, max_length=254)
+    game_id: str | None = Field(default=None, max_length=32)
     created_at: datetime

@@ -105,6 +105,11 @@ class CeleryDispatcher:
 
         self._send(play_bots, game_id)
 
+    def table_ended(self, game_id: str) -> None:
+        from service.tasks.jobs import table_ended
+
+        self._send(table_ended, game_id)
+
     def send_mails(self, mail_ids: list[int]) -> None:
         from service.tasks.jobs import send_mail
 

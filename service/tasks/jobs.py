@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from service.clubs.seasons import table_ended as club_table_ended
 from service.health import record_beat
 from service.mail.delivery import deliver
 from service.mail.digest import send_due_digests
@@ -27,6 +28,12 @@ def play_bots(game_id: str) -> int:
     """Play the bots' moves a game waits on (idempotent: none owed, nothing done)."""
     with searching():
         return play_bot_moves(runtime(), game_id)
+
+
+@shared_task(name="pbem.table_ended")
+def table_ended(game_id: str) -> list[str]:
+    """A game ended: if it is a club season's table, the season's next tables start (idempotent)."""
+    return club_table_ended(runtime(), game_id)
 
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)

@@ -12,6 +12,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from rules.base import BOT_LEVELS
+from service.catalog import CATALOG
 from service.clubs.log import ClubNotFound, ClubRefused, read_club
 from service.clubs.members import (
     confirm_member,
@@ -22,10 +24,13 @@ from service.clubs.members import (
     leave_club,
     remove_member,
 )
+from service.clubs.seasons import MAX_AT_ONCE, SeasonPlan, plan_season
+from service.clubs.standings import season_views
 from service.clubs.talk import say_to_club
 from service.clubs.view import ClubView, club_view
 from service.i18n import say
 from service.links import AddressLink, ClubLink, LinkError, address_key, issued_at
+from service.play.time_control import MOVE_DAYS
 from service.runtime import runtime
 from service.web.access import link_refusal
 from service.web.my_games import checked_address, reader
@@ -45,7 +50,7 @@ def member_view(token: str, club_id: str) -> ClubView:
     member = club.member_of(email)
     if member is None:
         abort(403, not_yours())
-    return club_view(club, member)
+    return club_view(club, member, tuple(season_views(runtime(), club, member.number)))
 
 
 def not_yours() -> str:
@@ -86,7 +91,46 @@ def found(token: str) -> Response:
 @blueprint.get("/my/<token>/club/<club_id>")
 def page(token: str, club_id: str) -> str:
     club = member_view(token, club_id)
-    return render_template("club/page.html", title=club.name, club=club, token=token)
+    return render_template(
+        "club/page.html",
+        title=club.name,
+        club=club,
+        token=token,
+        catalog=CATALOG,
+        move_days=MOVE_DAYS,
+        bot_levels=BOT_LEVELS,
+        at_once=range(1, MAX_AT_ONCE + 1),
+    )
+
+
+@blueprint.post("/my/<token>/club/<club_id>/season")
+def season(token: str, club_id: str) -> Response:
+    club = member_view(token, club_id)
+    plan = season_plan(request.form)
+    refused(lambda: plan_season(runtime(), club.club_id, reader(token), plan))
+    return back_to(token, club_id, _("The season was planned and its first tables started."))
+
+
+def season_plan(form: Any) -> SeasonPlan:
+    """A season plan from the host's form; 422 for values that are not numbers where numbers go."""
+    game = str(form.get("game", ""))
+    numbers = [form.get("move_days", ""), form.get("at_once", ""), *form.getlist("member")]
+    if not all(isinstance(n, str) and n.isdigit() and len(n) < 7 for n in numbers):
+        abort(422, _("Choose the season's settings from the form."))
+    chosen = {str(value) for value in form.getlist("option")}
+    options = (
+        {key: True for key in CATALOG[game].options if f"{game}:{key}" in chosen} if game in CATALOG else {}
+    )
+    bot = str(form.get("bot", ""))
+    return SeasonPlan(
+        game,
+        tuple(int(m) for m in form.getlist("member")),
+        (bot,) if bot else (),
+        options,
+        int(form["move_days"]),
+        int(form["at_once"]),
+        str(form.get("on_leave", "")),
+    )
 
 
 @blueprint.post("/my/<token>/club/<club_id>/invite")

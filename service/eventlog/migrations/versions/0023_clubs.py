@@ -1,5 +1,5 @@
 """clubs: a club's own append-only log (founded, members invited, confirmed, gone, the host handed
-over, talk), with the club's row holding its version.
+over, seasons planned and their tables started, talk), with the club's row holding its version.
 
 Revision ID: 0023
 Revises: 0019
@@ -34,15 +34,18 @@ def upgrade() -> None:
         sa.Column("v", sa.Integer(), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("email", sa.String(length=254), nullable=True),
+        sa.Column("game_id", sa.String(length=32), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(["club_id"], ["clubs.id"]),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("club_id", "seq", name="uq_club_events_club_seq"),
     )
     op.create_index("ix_club_events_email", "club_events", ["email"])
+    op.create_index("ix_club_events_game", "club_events", ["game_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_club_events_game", table_name="club_events")
     op.drop_index("ix_club_events_email", table_name="club_events")
     op.drop_table("club_events")
     op.drop_table("clubs")
