@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from service.clubs.log import Club, Member, Standing
+from service.clubs.ratings import RatingLine
 from service.clubs.standings import SeasonView
 from service.localtime import as_utc
 
@@ -37,6 +38,7 @@ class ClubView:
     members: tuple[MemberLine, ...]
     talk: tuple[TalkLine, ...]
     seasons: tuple[SeasonView, ...] = ()
+    ratings: tuple[RatingLine, ...] = ()
 
     @property
     def hosting(self) -> bool:
@@ -54,12 +56,15 @@ class ClubView:
             ],
             "talk": [{"name": t.name, "text": t.text, "at": t.at.isoformat()} for t in self.talk],
             "seasons": [season.as_json() for season in self.seasons],
+            "ratings": [line.as_json() for line in self.ratings],
         }
 
 
-def club_view(club: Club, you: Member, seasons: tuple[SeasonView, ...] = ()) -> ClubView:
+def club_view(
+    club: Club, you: Member, seasons: tuple[SeasonView, ...] = (), ratings: tuple[RatingLine, ...] = ()
+) -> ClubView:
     """What the member `you` sees of the club: its members in the club now (invited or confirmed),
-    the talk, oldest first, and its `seasons`."""
+    the talk, oldest first, its `seasons` and its `ratings`."""
     lines = tuple(
         MemberLine(m.number, m.name, m.standing, m.number == club.host, m.number == you.number)
         for m in club.members
@@ -68,4 +73,4 @@ def club_view(club: Club, you: Member, seasons: tuple[SeasonView, ...] = ()) -> 
     names = club.names()
     talk = tuple(TalkLine(names[t.member], t.text, as_utc(t.at)) for t in club.talk)
     you_line = lines[[m.number for m in lines].index(you.number)]
-    return ClubView(club.club_id, club.name, you_line, lines, talk, seasons)
+    return ClubView(club.club_id, club.name, you_line, lines, talk, seasons, ratings)

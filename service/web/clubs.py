@@ -24,6 +24,7 @@ from service.clubs.members import (
     leave_club,
     remove_member,
 )
+from service.clubs.ratings import club_ratings, rating_lines
 from service.clubs.seasons import MAX_AT_ONCE, SeasonPlan, plan_season
 from service.clubs.standings import season_views
 from service.clubs.talk import say_to_club
@@ -50,7 +51,9 @@ def member_view(token: str, club_id: str) -> ClubView:
     member = club.member_of(email)
     if member is None:
         abort(403, not_yours())
-    return club_view(club, member, tuple(season_views(runtime(), club, member.number)))
+    rt = runtime()
+    ratings = tuple(rating_lines(club, club_ratings(rt, club)))
+    return club_view(club, member, tuple(season_views(rt, club, member.number)), ratings)
 
 
 def not_yours() -> str:

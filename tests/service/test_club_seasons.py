@@ -5,7 +5,12 @@ tables are forfeited or given to the seat-keeper as the host chose. Bad plans ch
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -142,3 +147,40 @@ def test_a_leaving_members_tables_go_as_the_host_chose(app: Flask, client: Flask
     assert [table["status"] for table in seasons[2]["tables"]] == ["finished"] * 6  # the seat-keeper played
     cy_line = next(line for line in seasons[1]["standings"] if line["name"] == "Cy")
     assert cy_line["played"] == 1 and cy_line["losses"] == 1
+
+
+def test_ratings_follow_the_tables_and_a_recompute_agrees(pg_app: Flask, tmp_path: Path) -> None:
+    client = pg_app.test_client()
+    rt, _clock = stepping(pg_app, MONDAY)
+    club, club_id = four_members(client, pg_app, rt)
+    assert plan(client, club, game="red_black", bot="keeper", at_once="2") == 303
+    play_out(rt, club_id, most=2)
+    data = club_json(client, club)
+    ratings = {line["name"]: line for line in data["ratings"]}
+    assert set(ratings) == {"Ann", "Bo", "Cy", "Di", "Seat-keeper (keeper)"}
+    assert all(line["tables"] == 4 and len(line["history"]) == 4 for line in ratings.values())
+    assert all(line["sigma"] < 25 / 3 for line in ratings.values())  # each table made them surer
+    people = [line for line in data["seasons"][0]["standings"] if line["name"] in ratings]
+    best, worst = people[0], people[-1]
+    assert ratings[best["name"]]["mu"] > ratings[worst["name"]]["mu"]  # the standings' order, roughly
+    url = pg_app.config["PBEM"]["DATABASE_URL"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SECRET_KEY": "cli",
+        "LOCAL_OUTBOX": "1",
+        "ALLOW_HTTP_BASE_URL": "1",
+    }
+    env.pop("REDIS_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "service", "club", "recompute", club_id],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    again = json.loads(done.stdout.strip().splitlines()[-1])
+    assert again["ratings"] == data["ratings"]
+    assert again["standings"] == [season["standings"] for season in data["seasons"]]
+    assert "Ratings" in client.get(club).get_data(as_text=True)
