@@ -214,6 +214,11 @@ def _with_member(club: Club, member: Member) -> Club:
 
 def load(session: Session, club_id: str) -> Club:
     """A club as its log stands in this session (ClubNotFound if there is none)."""
+    return fold(club_id, load_log(session, club_id))
+
+
+def load_log(session: Session, club_id: str) -> list[ClubEvent]:
+    """A club's log, in order (ClubNotFound if there is no such club)."""
     if session.get(ClubRecord, club_id) is None:
         raise ClubNotFound(club_id)
     rows = session.exec(
@@ -221,9 +226,7 @@ def load(session: Session, club_id: str) -> Club:
         .where(col(ClubEventRecord.club_id) == club_id)
         .order_by(col(ClubEventRecord.seq))
     ).all()
-    return fold(
-        club_id, [ClubEvent(row.type, row.data, row.created_at, row.email, row.game_id) for row in rows]
-    )
+    return [ClubEvent(row.type, row.data, row.created_at, row.email, row.game_id) for row in rows]
 
 
 def read_club(rt: Runtime, club_id: str) -> Club:

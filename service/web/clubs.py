@@ -10,11 +10,12 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from sqlmodel import Session
 from werkzeug.wrappers import Response
 
 from rules.base import BOT_LEVELS
 from service.catalog import CATALOG
-from service.clubs.log import ClubNotFound, ClubRefused, read_club
+from service.clubs.log import ClubNotFound, ClubRefused, fold, load_log, read_club
 from service.clubs.members import (
     confirm_member,
     found_club,
@@ -25,6 +26,7 @@ from service.clubs.members import (
     remove_member,
 )
 from service.clubs.ratings import club_ratings, rating_lines
+from service.clubs.record import club_record
 from service.clubs.seasons import MAX_AT_ONCE, SeasonPlan, plan_season
 from service.clubs.standings import season_views
 from service.clubs.talk import say_to_club
@@ -193,6 +195,19 @@ def join(token: str) -> Response:
     key = rt.signer.address_token(AddressLink(address_key(email), issued_at(rt.clock.now())))
     flash(_("Welcome to the club. This page's link is your own: keep it to yourself."))
     return redirect(url_for("clubs.page", token=key, club_id=invited(token).club_id), 303)
+
+
+@blueprint.get("/my/<token>/club/<club_id>/record.json")
+def record(token: str, club_id: str) -> ResponseReturnValue:
+    """The club's record to keep, for its members: its log without addresses, its seasons with each
+    finished table's game record, the standings and the ratings."""
+    member_view(token, club_id)
+    rt = runtime()
+    with Session(rt.engine) as session:
+        log = load_log(session, club_id)
+    response = jsonify(club_record(rt, fold(club_id, log), log))
+    response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
+    return response
 
 
 @api.get("/my/<token>/club/<club_id>")

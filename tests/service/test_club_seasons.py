@@ -20,7 +20,7 @@ from service.clubs.seasons import SeasonPlan, plan_season
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.runtime import Runtime
 from tests.helpers import forms, mails, post_form
-from tests.service.test_clubs import BO, CY, club_json, found, invite, joined, log_length
+from tests.service.test_clubs import BO, CY, club_json, found, invite, joined, log_length, my_path
 from tests.service.turns import MONDAY, play, stepping
 
 DI = "di@example.org"
@@ -81,7 +81,16 @@ def test_a_season_runs_in_waves_to_its_standings(app: Flask, client: FlaskClient
     assert len(mails(app, to=BO.lower(), kind="invitation")) == sum(
         1 for i in season.started if 1 in season.tables[i]
     )
+    running_record = client.get(club + "/record.json").get_json()
+    assert "seed" not in str(running_record) and "events" not in str(running_record)  # no running log
     assert play_out(rt, club_id, most=1) == 10
+    kept = client.get(club + "/record.json")
+    assert kept.status_code == 200 and "attachment" in kept.headers["Content-Disposition"]
+    record = kept.get_json()
+    assert record["format"] == "pbem-club-record" and "@" not in str(record)  # names, never addresses
+    assert [table["record"]["format"] for table in record["seasons"][0]["tables"]] == ["pbem-record"] * 10
+    assert record["seasons"][0]["standings"] == club_json(client, club)["seasons"][0]["standings"]
+    assert client.get(my_path(rt, "eve@example.org") + "/club/" + club_id + "/record.json").status_code == 403
     data = club_json(client, club)["seasons"][0]
     assert all(table["status"] == "finished" for table in data["tables"])
     lines = data["standings"]
