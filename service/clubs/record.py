@@ -9,7 +9,8 @@ from typing import Any
 
 from service.clubs.log import Club, ClubEvent
 from service.clubs.ratings import club_ratings, rating_lines
-from service.clubs.standings import loaded_tables, player_name, standings
+from service.clubs.seasons import player_name
+from service.clubs.standings import loaded_tables, standings
 from service.eventlog.models import GameStatus
 from service.localtime import as_utc
 from service.replay.record import record_json

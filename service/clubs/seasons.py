@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import force_locale
 from sqlmodel import Session, col, select
 
 from rules import GAMES, get_game
@@ -32,6 +33,11 @@ from service.clubs.log import (
 )
 from service.clubs.schedule import next_tables, season_tables
 from service.eventlog.models import ClubEventRecord, GameRecord, GameStatus, OutboxMail
+from service.eventlog.store import load_table
+from service.localtime import format_time
+from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
+from service.mail.kinds import MailKind
+from service.play.clocks import dues
 from service.play.hosting import GameSetup, SetupRefused, declare_forfeit, keep_seat, start_game
 from service.play.hosting import Player as Seat
 from service.play.names import BOT_NAME
@@ -82,7 +88,8 @@ def plan_season(rt: Runtime, club_id: str, host_email: str, plan: SeasonPlan) ->
         }
         planned = ClubEvent(SEASON_PLANNED, data, rt.clock.now())
         games, events, mails = _due_tables(rt, session, fold_on(club, [planned]))
-        return (len(club.seasons), games), [planned, *events], mails
+        started = fold_on(club, [planned, *events])
+        return (len(club.seasons), games), [planned, *events], mails + season_mails(rt, session, started)
 
     number, games = in_club(rt, club_id, decide)
     _play_bots(rt, games)
@@ -188,11 +195,18 @@ def _running(session: Session, season: Season) -> list[int]:
     return [i for i, game_id in season.started.items() if game_id in active]
 
 
+def player_name(club: Club, season: Season, player: Player) -> str:
+    """A participant's name: the member's, or the bot's as its tables name it."""
+    if player.member is not None:
+        return club.members[player.member].name
+    bots = [p for p in season.players if p.member is None]
+    return BOT_NAME if len(bots) == 1 else f"{BOT_NAME} {bots.index(player) + 1}"
+
+
 def _setup(club: Club, season: Season, index: int) -> GameSetup:
     """The game of a season's table: its members by name and address (the seat-keeper for one
     gone), the bots, the club's host as its host, in the club's language."""
     host = club.members[club.host]
-    bots = [i for i, p in enumerate(season.players) if p.member is None]
     seats = []
     for p in season.tables[index]:
         player = season.players[p]
@@ -202,9 +216,9 @@ def _setup(club: Club, season: Season, index: int) -> GameSetup:
         elif player.member is not None:
             seats.append(Seat(f"{club.members[player.member].name} ({BOT_NAME})", "", bot=True))
         else:
-            number = bots.index(p) + 1
-            name = BOT_NAME if len(bots) == 1 else f"{BOT_NAME} {number}"
-            seats.append(Seat(name, "", bot=True, level=player.level or "keeper"))
+            seats.append(
+                Seat(player_name(club, season, player), "", bot=True, level=player.level or "keeper")
+            )
     return GameSetup(
         season.game,
         tuple(seats),
@@ -262,3 +276,61 @@ def _play_bots(rt: Runtime, games: list[str]) -> None:
         owed = [game_id for game_id in games if search_bot_owed(session, game_id)]
     for game_id in owed:
         rt.dispatch.play_bots(game_id)
+
+
+def season_mails(rt: Runtime, session: Session, club: Club) -> list[OutboxMail]:
+    """The mail telling each member taking part in the club's newest season that it starts: their
+    tables started now, each with their seat's link and first deadline, and the club page's link;
+    in the club's language, in the club's thread."""
+    season = club.seasons[-1]
+    mails = []
+    for p, player in enumerate(season.players):
+        if player.member is None:
+            continue
+        member = club.members[player.member]
+        tables = [
+            _first_move(rt, session, club, season, i, p)
+            for i in sorted(season.started)
+            if p in season.tables[i]
+        ]
+        with force_locale(club.language):
+            mails.append(_season_mail(rt, club, member.name, member.email, len(club.seasons), tables))
+    return mails
+
+
+def _first_move(
+    rt: Runtime, session: Session, club: Club, season: Season, index: int, p: int
+) -> dict[str, Any]:
+    """A member's table as the season's first mail lists it: the names, their seat's link, and the
+    deadline of their first move if they owe one now."""
+    table = load_table(session, season.started[index])
+    seat = season.tables[index].index(p)
+    due = dues(session, table.game_id).get(seat)
+    names = [player_name(club, season, season.players[q]) for q in season.tables[index]]
+    return {
+        "names": " · ".join(names),
+        "link": player_url(rt, table, seat),
+        "due": format_time(due, table.record.timezone) if due else None,
+    }
+
+
+def _season_mail(
+    rt: Runtime, club: Club, name: str, email: str, number: int, tables: list[dict[str, Any]]
+) -> OutboxMail:
+    kind = MailKind.SEASON_STARTED
+    values = {"club": club.name, "season": number}
+    domain = rt.settings["MAIL_DOMAIN"]
+    return outbox_row(
+        rt,
+        kind,
+        {**values, "tables": tables, "link": f"{my_games_url(rt, email)}/club/{club.club_id}"},
+        game_id=None,
+        seat=None,
+        to_name=name,
+        to_email=email,
+        subject=kind.headline(values),
+        message_id=new_message_id(rt, f"club.{club.club_id}"),
+        thread_id=f"<club.{club.club_id}@{domain}>",
+        unsubscribe_url="",
+        language=club.language,
+    )

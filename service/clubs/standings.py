@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.clubs.log import Club, Player, Season
-from service.clubs.seasons import playable
+from service.clubs.log import Club, Season
+from service.clubs.seasons import playable, player_name
 from service.eventlog.models import GameStatus
 from service.eventlog.store import Table
 from service.mail.drafting import player_url
-from service.play.names import BOT_NAME
 from service.runtime import Runtime
 
 WIN, SHARED, LOSS = 3, 1, 0
@@ -72,14 +71,6 @@ def outcome(result: dict[str, Any], seat: int) -> str:
     sides = [set(side) for side in result.get("sides", ())]
     alone = len(winners) == 1 or winners in sides
     return "win" if alone and not result.get("draw") else "shared"
-
-
-def player_name(club: Club, season: Season, player: Player) -> str:
-    """A participant's name: the member's, or the bot's as its tables name it."""
-    if player.member is not None:
-        return club.members[player.member].name
-    bots = [p for p in season.players if p.member is None]
-    return BOT_NAME if len(bots) == 1 else f"{BOT_NAME} {bots.index(player) + 1}"
 
 
 def standings(club: Club, season: Season, tables: dict[int, Table]) -> list[Line]:

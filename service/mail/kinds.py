@@ -55,6 +55,7 @@ class MailKind(StrEnum):
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
     CLUB_INVITATION = "club_invitation"
+    SEASON_STARTED = "season_started"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -95,14 +96,8 @@ class MailKind(StrEnum):
     @property
     def about_one_game(self) -> bool:
         """Whether the mail is about one game, to one of its seats or its host (drafted by
-        `draft_mail`); the digest lists several games, the confirmation asks about a game to come, "my games"
-        lists an address's games."""
-        return self not in (
-            MailKind.DIGEST,
-            MailKind.CONFIRM_GAME,
-            MailKind.MY_GAMES,
-            MailKind.CLUB_INVITATION,
-        )
+        `draft_mail`); see NOT_ABOUT_ONE_GAME."""
+        return self not in NOT_ABOUT_ONE_GAME
 
     @property
     def answerable(self) -> bool:
@@ -152,6 +147,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
     MailKind.CLUB_INVITATION: _l("%(name)s invites you to the club %(club)s"),
+    MailKind.SEASON_STARTED: _l("Season %(season)s of %(club)s starts"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -204,6 +200,7 @@ ESSENTIAL = frozenset(
         MailKind.UNREACHABLE,
         MailKind.COMPLAINT,
         MailKind.CLUB_INVITATION,
+        MailKind.SEASON_STARTED,
     }
 )
 # The mails that ask a seat for a move (or open its game): each carries the seat's table, as its
@@ -224,5 +221,17 @@ UNASKED = frozenset(
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,
         MailKind.CLUB_INVITATION,
+    }
+)
+# The mails about no one game, drafted by their own functions: the digest lists several games, the
+# confirmation asks about a game to come, "my games" lists an address's games, the club's mails are
+# about the club.
+NOT_ABOUT_ONE_GAME = frozenset(
+    {
+        MailKind.DIGEST,
+        MailKind.CONFIRM_GAME,
+        MailKind.MY_GAMES,
+        MailKind.CLUB_INVITATION,
+        MailKind.SEASON_STARTED,
     }
 )

@@ -81,6 +81,12 @@ def test_a_season_runs_in_waves_to_its_standings(app: Flask, client: FlaskClient
     assert len(mails(app, to=BO.lower(), kind="invitation")) == sum(
         1 for i in season.started if 1 in season.tables[i]
     )
+    started_mail = mails(app, to=BO.lower(), kind="season_started")
+    assert len(started_mail) == 1 and "Season 1 of Thursday cards starts" in started_mail[0].subject
+    bo_tables = [i for i in season.started if 1 in season.tables[i]]
+    assert started_mail[0].text_body.count("/play/") == len(bo_tables)
+    assert started_mail[0].thread_id == mails(app, to=BO, kind="club_invitation")[0].thread_id  # one thread
+    assert "@" not in started_mail[0].text_body.split("-- ")[0].replace(BO.lower(), "")
     running_record = client.get(club + "/record.json").get_json()
     assert "seed" not in str(running_record) and "events" not in str(running_record)  # no running log
     assert play_out(rt, club_id, most=1) == 10
