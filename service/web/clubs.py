@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 
 from rules.base import BOT_LEVELS
 from service.catalog import CATALOG
-from service.clubs.log import ClubNotFound, ClubRefused, fold, load_log, read_club
+from service.clubs.log import ClubNotFound, ClubRefused, Standing, fold, load_log, read_club
 from service.clubs.members import (
     confirm_member,
     found_club,
@@ -185,7 +185,15 @@ def invited(token: str) -> ClubLink:
 @blueprint.get("/club/join/<token>")
 def join_page(token: str) -> str:
     club, member = refused(lambda: invitation(runtime(), invited(token)))
-    return render_template("club/join.html", title=club.name, club=club, member=member, token=token)
+    return render_template(
+        "club/join.html",
+        title=club.name,
+        club=club.name,
+        host=club.members[club.host].name,
+        name=member.name,
+        joined=member.standing == Standing.MEMBER,
+        token=token,
+    )
 
 
 @blueprint.post("/club/join/<token>")

@@ -19,6 +19,7 @@ from service.links import AddressLink, address_key, issued_at
 from service.runtime import Runtime
 from tests.conftest import app_config
 from tests.helpers import forms, mails, post_form
+from tests.service.test_page_contexts import addresses_given
 from tests.service.turns import MONDAY, stepping
 
 ANN, BO, CY = "ann@example.org", "Bo@Example.org", "cy@example.org"
@@ -207,3 +208,13 @@ def test_the_club_is_its_log_folded(app: Flask, client: FlaskClient) -> None:
     refolded = fold(club_id, [ClubEvent(row.type, row.data, row.created_at, row.email) for row in rows])
     assert refolded == read_club(rt, club_id)
     assert forms(client.get(club).get_data(as_text=True))  # the page still renders from it
+
+
+def test_club_pages_are_given_names_never_addresses(app: Flask, client: FlaskClient) -> None:
+    rt, _clock = stepping(app, MONDAY)
+    club = found(client, rt)
+    invite(client, club, "Bo", BO)
+    path = join_path(app, BO)
+    for url, template in ((path, "club/join.html"), (club, "club/page.html")):
+        given = addresses_given(app, client, url)
+        assert template in given and not any(given.values()), given
