@@ -19,7 +19,9 @@ from flask import Flask
 from rules import GAMES
 from rules.base import BOT_LEVELS, KEEPER
 from service import create_app
-from service.clubs.recompute import every_club, recomputed
+from service.clubs.digest import send_club_digests
+from service.clubs.log import club_ids
+from service.clubs.recompute import recomputed
 from service.config import SETTINGS, deployed
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
@@ -174,11 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return serve(app, args.host, args.port, args.threads)
 
 
-def recompute_clubs(app: Flask, club_ids: list[str]) -> int:
+def recompute_clubs(app: Flask, chosen: list[str]) -> int:
     """Print each club's standings and ratings, derived anew from the logs, one JSON line a club
     (nothing is stored: this is what every page shows)."""
     rt = app.extensions["pbem"]
-    for club_id in club_ids or every_club(rt):
+    for club_id in chosen or club_ids(rt):
         print(json.dumps(recomputed(rt, club_id), ensure_ascii=False, sort_keys=True))
     return 0
 
@@ -328,6 +330,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
         _every(app, "pbem-digests", rt.settings["CLOCK_INTERVAL_SECONDS"], send_due_digests)
         _every(app, "pbem-clocks", rt.settings["CLOCK_INTERVAL_SECONDS"], run_due_clocks)
+        _every(app, "pbem-club-digests", rt.settings["CLOCK_INTERVAL_SECONDS"], send_club_digests)
 
     class Server(BaseApplication):
         def load_config(self) -> None:

@@ -26,6 +26,7 @@ HANDED_OVER = "HostHandedOver"
 TALKED = "ClubTalk"
 SEASON_PLANNED = "SeasonPlanned"
 TABLE_STARTED = "TableStarted"
+DIGEST_SENT = "ClubDigestSent"
 EVENT_VERSION = 1
 APPEND_TRIES = 3
 
@@ -110,6 +111,8 @@ class Club:
     talk: tuple[Talk, ...]
     version: int
     seasons: tuple[Season, ...] = ()
+    founded: datetime | None = None
+    digested: datetime | None = None  # when the latest weekly digest went out
 
     def member_of(self, email: str) -> Member | None:
         """The confirmed member with this address, if any."""
@@ -170,7 +173,9 @@ def _applied(club: Club, event: ClubEvent) -> Club:
     data = event.data
     if event.type == FOUNDED:
         founder = Member(0, data["name"], data["email"], Standing.MEMBER, 1)
-        return replace(club, name=data["club"], language=data["language"], members=(founder,))
+        return replace(
+            club, name=data["club"], language=data["language"], members=(founder,), founded=event.at
+        )
     if event.type == INVITED:
         invited = Member(data["member"], data["name"], data["email"], Standing.INVITED, club.version + 1)
         return _with_member(club, invited)
@@ -178,6 +183,8 @@ def _applied(club: Club, event: ClubEvent) -> Club:
         return replace(club, host=data["member"])
     if event.type == TALKED:
         return replace(club, talk=(*club.talk, Talk(data["member"], data["text"], event.at)))
+    if event.type == DIGEST_SENT:
+        return replace(club, digested=event.at)
     if event.type == SEASON_PLANNED:
         return replace(club, seasons=(*club.seasons, _season(len(club.seasons), data)))
     if event.type == TABLE_STARTED:
@@ -227,6 +234,13 @@ def load_log(session: Session, club_id: str) -> list[ClubEvent]:
         .order_by(col(ClubEventRecord.seq))
     ).all()
     return [ClubEvent(row.type, row.data, row.created_at, row.email, row.game_id) for row in rows]
+
+
+def club_ids(rt: Runtime) -> list[str]:
+    """Every club's id, oldest first."""
+    with Session(rt.engine) as session:
+        query = select(ClubRecord.id).order_by(col(ClubRecord.created_at), col(ClubRecord.id))
+        return list(session.exec(query).all())
 
 
 def read_club(rt: Runtime, club_id: str) -> Club:

@@ -6,22 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from service.clubs.log import load
 from service.clubs.ratings import club_ratings, rating_lines
 from service.clubs.standings import standings
-from service.eventlog.models import ClubRecord
 from service.eventlog.store import load_table
 from service.runtime import Runtime
-
-
-def every_club(rt: Runtime) -> list[str]:
-    """Every club's id, oldest first."""
-    with Session(rt.engine) as session:
-        return list(
-            session.exec(select(ClubRecord.id).order_by(col(ClubRecord.created_at), col(ClubRecord.id)))
-        )
 
 
 def recomputed(rt: Runtime, club_id: str) -> dict[str, Any]:

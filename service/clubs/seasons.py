@@ -157,7 +157,7 @@ def _due_tables(
     mails: list[OutboxMail] = []
     for number, season in enumerate(club.seasons):
         dropped = {i for i, table in enumerate(season.tables) if not playable(club, season, table)}
-        running = Counter(p for i in _running(session, season) for p in season.tables[i])
+        running = Counter(p for i in running_tables(session, season) for p in season.tables[i])
         for index in next_tables(season.tables, set(season.started) | dropped, running, season.at_once):
             try:
                 game_id, invitations = start_game(rt, session, _setup(club, season, index))
@@ -180,7 +180,7 @@ def _present(club: Club, player: Player) -> bool:
     return player.member is None or club.members[player.member].standing == Standing.MEMBER
 
 
-def _running(session: Session, season: Season) -> list[int]:
+def running_tables(session: Session, season: Season) -> list[int]:
     """The season's tables started and not over."""
     if not season.started:
         return []
@@ -255,7 +255,7 @@ def member_gone(rt: Runtime, club_id: str, member: int) -> None:
     seat or given to the seat-keeper, as the season's host chose; then the tables now due start."""
     club = read_club(rt, club_id)
     with Session(rt.engine) as session:
-        running = [(season, i) for season in club.seasons for i in _running(session, season)]
+        running = [(season, i) for season in club.seasons for i in running_tables(session, season)]
     for season, index in running:
         for seat, p in enumerate(season.tables[index]):
             if season.players[p].member == member:

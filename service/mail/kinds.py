@@ -56,6 +56,7 @@ class MailKind(StrEnum):
     COMPLAINT = "complaint"
     CLUB_INVITATION = "club_invitation"
     SEASON_STARTED = "season_started"
+    CLUB_DIGEST = "club_digest"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -148,6 +149,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
     MailKind.CLUB_INVITATION: _l("%(name)s invites you to the club %(club)s"),
     MailKind.SEASON_STARTED: _l("Season %(season)s of %(club)s starts"),
+    MailKind.CLUB_DIGEST: _l("The week at %(club)s"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -233,5 +235,6 @@ NOT_ABOUT_ONE_GAME = frozenset(
         MailKind.MY_GAMES,
         MailKind.CLUB_INVITATION,
         MailKind.SEASON_STARTED,
+        MailKind.CLUB_DIGEST,
     }
 )

@@ -69,6 +69,10 @@ def init_celery(app: Flask) -> Celery:
                 "task": "pbem.run_clocks",
                 "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
             },
+            "club-digests": {
+                "task": "pbem.send_club_digests",
+                "schedule": app.config["PBEM"]["CLOCK_INTERVAL_SECONDS"],
+            },
         },
     )
     celery.set_default()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from service.clubs.digest import send_club_digests
 from service.clubs.seasons import table_ended as club_table_ended
 from service.health import record_beat
 from service.mail.delivery import deliver
@@ -34,6 +35,12 @@ def play_bots(game_id: str) -> int:
 def table_ended(game_id: str) -> list[str]:
     """A game ended: if it is a club season's table, the season's next tables start (idempotent)."""
     return club_table_ended(runtime(), game_id)
+
+
+@shared_task(name="pbem.send_club_digests")
+def club_digests() -> int:
+    """Draft and send each club's weekly digest now due (each at most once a week)."""
+    return send_club_digests(runtime())
 
 
 @shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -15,11 +16,14 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.clubs.digest import send_club_digests
 from service.clubs.log import read_club
 from service.clubs.seasons import SeasonPlan, plan_season
 from service.eventlog.models import GameStatus, SeatKeeper
+from service.play.my_games import save_address_settings
+from service.play.seat_settings import SeatSettings, save_seat_settings
 from service.runtime import Runtime
-from tests.helpers import forms, mails, post_form
+from tests.helpers import forms, mails, post_form, without_links
 from tests.service.test_clubs import BO, CY, club_json, found, invite, joined, log_length, my_path
 from tests.service.turns import MONDAY, play, stepping
 
@@ -199,3 +203,28 @@ def test_ratings_follow_the_tables_and_a_recompute_agrees(pg_app: Flask, tmp_pat
     assert again["ratings"] == data["ratings"]
     assert again["standings"] == [season["standings"] for season in data["seasons"]]
     assert "Ratings" in client.get(club).get_data(as_text=True)
+
+
+def test_the_weekly_digest_tells_the_standings_and_who_owes_moves(app: Flask, client: FlaskClient) -> None:
+    rt, clock = stepping(app, MONDAY)
+    club, club_id = four_members(client, app, rt)
+    assert plan(client, club, game="dupli", member=["0", "1", "2"], at_once="1") == 303
+    save_address_settings(rt, DI, SeatSettings("none", ""))  # Di has no seat: still mailed
+    cy_game = next(iter(read_club(rt, club_id).seasons[0].started.values()))
+    save_seat_settings(rt, cy_game, 2, SeatSettings("none", ""))  # Cy turned mail off
+    clock.advance(days=6)
+    assert send_club_digests(rt) == 0  # not a week yet
+    clock.advance(days=1)
+    assert send_club_digests(rt) == 3  # Ann, Bo and Di; not Cy
+    assert send_club_digests(rt) == 0  # once a week, however often the beat runs
+    digest = mails(app, to=BO.lower(), kind="club_digest")[-1]
+    assert digest.subject == "The week at Thursday cards"
+    table = rt.read_table(cy_game)
+    waiting = ", ".join(table.names[seat] for seat in sorted(table.rules.to_act(table.state)))
+    assert f"waiting for {waiting}" in digest.text_body and "0 points" in digest.text_body
+    assert mails(app, to=CY, kind="club_digest") == []
+    hands = {card["card"] for seat in range(3) for card in table.rules.view(table.state, seat)["hand"]}
+    told = without_links(digest.text_body)
+    assert hands and not any(re.search(rf"\b{re.escape(card)}\b", told, re.IGNORECASE) for card in hands)
+    clock.advance(days=7)
+    assert send_club_digests(rt) == 3
