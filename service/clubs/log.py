@@ -93,10 +93,6 @@ class Season:
     on_leave: str
     started: dict[int, str]
 
-    def seats_of(self, member: int) -> list[int]:
-        """The participant index of a member in this season (none or one)."""
-        return [i for i, p in enumerate(self.players) if p.member == member]
-
 
 @dataclass(frozen=True)
 class Club:
@@ -255,29 +251,32 @@ T = TypeVar("T")
 Decision = Callable[[Session, Club], tuple[T, list[ClubEvent], list[OutboxMail]]]
 
 
-def in_club(rt: Runtime, club_id: str, decide: Decision[T]) -> T:
+def in_club(rt: Runtime, club_id: str, decide: Decision[T], tries: int = APPEND_TRIES) -> T:
     """Load the club, decide, append the events after the version decided on and queue the mails, in
     one transaction; decided again on a concurrent append. ClubRefused from `decide` changes nothing."""
-    for attempt in range(APPEND_TRIES):
-        with Session(rt.engine, expire_on_commit=False) as session:
-            record = session.exec(
-                select(ClubRecord).where(col(ClubRecord.id) == club_id).with_for_update()
-            ).first()
-            if record is None:
-                raise ClubNotFound(club_id)
-            club = load(session, club_id)
-            result, events, mails = decide(session, club)
-            append(session, record, club.version, events)
-            session.add_all(mails)
-            try:
-                session.commit()
-            except IntegrityError:
-                if attempt == APPEND_TRIES - 1:
-                    raise
-                continue
-        rt.dispatch.send_mails([mail.id for mail in mails if mail.id is not None])
-        return result
-    raise AssertionError("unreachable")
+    try:
+        result, mails = _unit_of_work(rt, club_id, decide)
+    except IntegrityError:
+        if tries == 1:
+            raise
+        return in_club(rt, club_id, decide, tries - 1)
+    rt.dispatch.send_mails([mail.id for mail in mails if mail.id is not None])
+    return result
+
+
+def _unit_of_work(rt: Runtime, club_id: str, decide: Decision[T]) -> tuple[T, list[OutboxMail]]:
+    """One try of `in_club`: its result and the mails committed (IntegrityError on a conflict)."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        query = select(ClubRecord).where(col(ClubRecord.id) == club_id).with_for_update()
+        record = session.exec(query).first()
+        if record is None:
+            raise ClubNotFound(club_id)
+        club = load(session, club_id)
+        result, events, mails = decide(session, club)
+        append(session, record, club.version, events)
+        session.add_all(mails)
+        session.commit()
+    return result, mails
 
 
 def append(session: Session, record: ClubRecord, version: int, events: Sequence[ClubEvent]) -> None:

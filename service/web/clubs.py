@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 
 from rules.base import BOT_LEVELS
 from service.catalog import CATALOG
-from service.clubs.log import ClubNotFound, ClubRefused, Standing, fold, load_log, read_club
+from service.clubs.log import Club, ClubNotFound, ClubRefused, Member, Standing, fold, load_log, read_club
 from service.clubs.members import (
     confirm_member,
     found_club,
@@ -42,9 +42,9 @@ blueprint = Blueprint("clubs", __name__)
 api = Blueprint("clubs_api", __name__, url_prefix="/api")
 
 
-def member_view(token: str, club_id: str) -> ClubView:
-    """The club as the holder of this "my games" link sees it; 403 unless they are a member (the
-    same answer whether or not the club exists)."""
+def membership(token: str, club_id: str) -> tuple[Club, Member]:
+    """The club and the member the holder of this "my games" link is in it; 403 unless they are a
+    member (the same answer whether or not the club exists)."""
     email = reader(token)
     try:
         club = read_club(runtime(), club_id)
@@ -53,6 +53,17 @@ def member_view(token: str, club_id: str) -> ClubView:
     member = club.member_of(email)
     if member is None:
         abort(403, not_yours())
+    return club, member
+
+
+def member_email(token: str, club_id: str) -> str:
+    """The address of the member the link opens the club for (403 unless a member)."""
+    return membership(token, club_id)[1].email
+
+
+def member_view(token: str, club_id: str) -> ClubView:
+    """The club as the holder of this "my games" link sees it, seasons and ratings too."""
+    club, member = membership(token, club_id)
     rt = runtime()
     ratings = tuple(rating_lines(club, club_ratings(rt, club)))
     return club_view(club, member, tuple(season_views(rt, club, member.number)), ratings)
@@ -110,9 +121,9 @@ def page(token: str, club_id: str) -> str:
 
 @blueprint.post("/my/<token>/club/<club_id>/season")
 def season(token: str, club_id: str) -> Response:
-    club = member_view(token, club_id)
+    email = member_email(token, club_id)
     plan = season_plan(request.form)
-    refused(lambda: plan_season(runtime(), club.club_id, reader(token), plan))
+    refused(lambda: plan_season(runtime(), club_id, email, plan))
     return back_to(token, club_id, _("The season was planned and its first tables started."))
 
 
@@ -140,29 +151,32 @@ def season_plan(form: Any) -> SeasonPlan:
 
 @blueprint.post("/my/<token>/club/<club_id>/invite")
 def invite(token: str, club_id: str) -> Response:
-    club = member_view(token, club_id)
+    host = member_email(token, club_id)
     email = checked_address(request.form.get("email"))
-    refused(lambda: invite_member(runtime(), club.club_id, reader(token), request.form.get("name"), email))
+    refused(lambda: invite_member(runtime(), club_id, host, request.form.get("name"), email))
     return back_to(token, club_id, _("The invitation is on its way."))
 
 
 @blueprint.post("/my/<token>/club/<club_id>/remove")
 def remove(token: str, club_id: str) -> Response:
     number = member_number(request.form.get("member"))
-    refused(lambda: remove_member(runtime(), member_view(token, club_id).club_id, reader(token), number))
+    email = member_email(token, club_id)
+    refused(lambda: remove_member(runtime(), club_id, email, number))
     return back_to(token, club_id, _("The member was removed from the club."))
 
 
 @blueprint.post("/my/<token>/club/<club_id>/hand-over")
 def hand(token: str, club_id: str) -> Response:
     number = member_number(request.form.get("member"))
-    refused(lambda: hand_over(runtime(), member_view(token, club_id).club_id, reader(token), number))
+    email = member_email(token, club_id)
+    refused(lambda: hand_over(runtime(), club_id, email, number))
     return back_to(token, club_id, _("The club has a new host."))
 
 
 @blueprint.post("/my/<token>/club/<club_id>/leave")
 def leave(token: str, club_id: str) -> Response:
-    refused(lambda: leave_club(runtime(), member_view(token, club_id).club_id, reader(token)))
+    email = member_email(token, club_id)
+    refused(lambda: leave_club(runtime(), club_id, email))
     flash(_("You left the club."))
     return redirect(url_for("my_games.page", token=token), 303)
 
@@ -170,7 +184,8 @@ def leave(token: str, club_id: str) -> Response:
 @blueprint.post("/my/<token>/club/<club_id>/talk")
 def talk(token: str, club_id: str) -> Response:
     text = request.form.get("text")
-    refused(lambda: say_to_club(runtime(), member_view(token, club_id).club_id, reader(token), text))
+    email = member_email(token, club_id)
+    refused(lambda: say_to_club(runtime(), club_id, email, text))
     return back_to(token, club_id, _("Your message was added to the club's talk."))
 
 
@@ -209,7 +224,7 @@ def join(token: str) -> Response:
 def record(token: str, club_id: str) -> ResponseReturnValue:
     """The club's record to keep, for its members: its log without addresses, its seasons with each
     finished table's game record, the standings and the ratings."""
-    member_view(token, club_id)
+    membership(token, club_id)
     rt = runtime()
     with Session(rt.engine) as session:
         log = load_log(session, club_id)
