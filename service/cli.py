@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask
 
 from rules import GAMES
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service import create_app
 from service.clubs.digest import send_club_digests
 from service.clubs.log import club_ids

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.eventlog.models import ClubEventRecord, ClubRecord, OutboxMail
 from service.runtime import Runtime
 
@@ -64,7 +64,7 @@ class Talk:
 
 @dataclass(frozen=True)
 class Player:
-    """A season's participant: a member by number, or a bot of a level (rules.base.BOT_LEVELS)."""
+    """A season's participant: a member by number, or a bot of a level (rules.table.BOT_LEVELS)."""
 
     member: int | None
     level: str | None = None

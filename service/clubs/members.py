@@ -10,7 +10,7 @@ import secrets
 from flask_babel import force_locale
 from sqlmodel import Session, col, select
 
-from rules.base import N_
+from rules.messages import N_
 from service.clubs.log import (
     CONFIRMED,
     FOUNDED,

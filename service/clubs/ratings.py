@@ -15,6 +15,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlmodel import Session, col, func, select
 
+from rules.table import KEEPER
 from service.clubs.log import Club, Standing
 from service.eventlog.models import GameRecord, GameStatus, SeatKeeper, SeatRecord
 from service.eventlog.store import Table, load_table
@@ -117,7 +118,7 @@ def rate_table(ratings: dict[Rated, list[Rating]], club: Club, table: Table) -> 
 
 def _rated(club: Club, seat: SeatRecord) -> Rated:
     if seat.keeper == SeatKeeper.BOT:
-        return Rated(None, seat.bot_level or "keeper")
+        return Rated(None, seat.bot_level or KEEPER)
     member = club.member_of(seat.email.strip().lower())
     assert member is not None, "a rated table's people are members"
     return Rated(member.number)

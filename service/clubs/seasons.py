@@ -16,7 +16,8 @@ from flask_babel import force_locale
 from sqlmodel import Session, col, select
 
 from rules import GAMES, get_game
-from rules.base import BOT_LEVELS, N_
+from rules.messages import N_
+from rules.table import BOT_LEVELS, KEEPER
 from service.clubs.log import (
     SEASON_PLANNED,
     TABLE_STARTED,
@@ -216,9 +217,7 @@ def _setup(club: Club, season: Season, index: int) -> GameSetup:
         elif player.member is not None:
             seats.append(Seat(f"{club.members[player.member].name} ({BOT_NAME})", "", bot=True))
         else:
-            seats.append(
-                Seat(player_name(club, season, player), "", bot=True, level=player.level or "keeper")
-            )
+            seats.append(Seat(player_name(club, season, player), "", bot=True, level=player.level or KEEPER))
     return GameSetup(
         season.game,
         tuple(seats),

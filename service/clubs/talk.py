@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlmodel import Session
 
-from rules.base import N_
+from rules.messages import N_
 from service.clubs.log import TALKED, Club, ClubEvent, ClubRefused, in_club
 from service.eventlog.models import OutboxMail
 from service.localtime import as_utc

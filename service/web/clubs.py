@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlmodel import Session
 from werkzeug.wrappers import Response
 
-from rules.base import BOT_LEVELS
+from rules.table import BOT_LEVELS
 from service.catalog import CATALOG
 from service.clubs.log import Club, ClubNotFound, ClubRefused, Member, Standing, fold, load_log, read_club
 from service.clubs.members import (
