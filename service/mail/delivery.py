@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MailStatus, OutboxMail, SeatRecord
+from service.eventlog.models import GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
@@ -278,23 +278,36 @@ def deliver(rt: Runtime, mail_id: int) -> bool | None:
 
 
 def _held(rt: Runtime, mail: OutboxMail) -> bool:
-    """Whether the row goes to a seat's address found unreachable since it was drafted: then it is
-    stored as held (never sent) in the same step, and its lease released."""
-    if mail.game_id is None or mail.seat is None:
+    """Whether the row goes to an address (a seat's, or the host's) found unreachable since it was
+    drafted: then it is stored as held (never sent) in the same step, and its lease released."""
+    if mail.game_id is None:
         return False
     with Session(rt.engine) as session:
-        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
-        if seat is None or seat.unreachable_at is None:
-            return False
-        if seat.email.strip().lower() != mail.to_email.strip().lower():
+        reason = _dead_address(session, mail)
+        if reason is None:
             return False
         row = session.get(OutboxMail, mail.id)
         assert row is not None
         row.status, row.claimed_until, row.claim_token = MailStatus.HELD, None, None
-        row.last_error = f"held: the address is unreachable ({seat.unreachable_reason})"[:500]
+        row.last_error = f"held: the address is unreachable ({reason})"[:500]
         session.add(row)
         session.commit()
     return True
+
+
+def _dead_address(session: Session, mail: OutboxMail) -> str | None:
+    """Why the row's address is known not to take mail (the server's words), or None if it is not."""
+    if mail.seat is None:
+        game = session.get(GameRecord, mail.game_id)
+        if game is None or game.host_unreachable_at is None:
+            return None
+        address, reason = game.host_email, game.host_unreachable_reason
+    else:
+        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
+        if seat is None or seat.unreachable_at is None:
+            return None
+        address, reason = seat.email, seat.unreachable_reason
+    return reason if address.strip().lower() == mail.to_email.strip().lower() else None
 
 
 def _refused(rt: Runtime, mail: OutboxMail, refusal: smtplib.SMTPRecipientsRefused) -> bool:

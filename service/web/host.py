@@ -18,7 +18,7 @@ from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.links import LinkError
 from service.mail.drafting import player_url, public_replay_url, watch_url
-from service.play.addresses import correct_address
+from service.play.addresses import correct_address, correct_host_address
 from service.play.hosting import (
     cancel_game,
     declare_draw,
@@ -142,6 +142,26 @@ def revoke_host(token: str) -> Response:
         _(
             "A new link to the host page was mailed to %(email)s. This one no longer works.",
             email=table.record.host_email,
+        )
+    )
+    return redirect(url_for("public.check_mail"), 303)
+
+
+@blueprint.post("/host/<token>/address")
+@mail_request_limits(form_field("email"))
+def host_address(token: str) -> Response:
+    """The host gives a working address (mail to theirs did not arrive): a new link to the host page
+    goes there, and this one stops working (as when the host replaces their link)."""
+    rt = runtime()
+    table = host_access(rt, token)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    correct_host_address(rt, table.game_id, form.address())
+    flash(
+        _(
+            "Your address was changed; a new link to the host page was mailed to it. "
+            "This link no longer works."
         )
     )
     return redirect(url_for("public.check_mail"), 303)

@@ -16,7 +16,15 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from service import create_app
-from service.eventlog.models import BounceRecord, InboundMail, MailStatus, OutboxMail, SeatKeeper, SeatRecord
+from service.eventlog.models import (
+    BounceRecord,
+    GameRecord,
+    InboundMail,
+    MailStatus,
+    OutboxMail,
+    SeatKeeper,
+    SeatRecord,
+)
 from service.mail.bounces import bounce_tokens
 from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
@@ -386,3 +394,51 @@ def test_a_mail_drafted_before_the_bounce_is_held_not_sent(
         assert mail.id is not None and deliver(relay_app.extensions["pbem"], mail.id) is None
     assert {m.status for m in mails(relay_app, to=BO) if m.id in {w.id for w in waiting}} == {MailStatus.HELD}
     assert len(smtp_sink.collector.received) == received
+
+
+def game_record(app: Flask, game_id: str) -> GameRecord:
+    with Session(app.extensions["pbem"].engine) as session:
+        found = session.get(GameRecord, game_id)
+        assert found is not None
+        return found
+
+
+def test_a_bounce_of_the_hosts_mail_marks_the_host_unreachable_until_corrected(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    """The host's own mail (the host page's link) bounces: the host page says so in both languages
+    with a way to give a working address, the host is mailed nothing more (not even about a seat's
+    dead mailbox), and a corrected address gets a new host link, the old one stopping."""
+    game_id = started(relay_app)
+    (setup,) = mails(relay_app, to=HOST, kind="host")
+    path = return_path_of(smtp_sink, setup)
+    deliver_report(listening, path, PERMANENT["exchange"](path, HOST, original_headers(setup), True))
+    game = game_record(relay_app, game_id)
+    assert game.host_unreachable_at is not None and "5." in game.host_unreachable_reason
+
+    client = relay_app.test_client()
+    page = client.get(host_link(relay_app)).get_data(as_text=True)
+    assert "Mail to your address is not arriving" in page and "data-correct-host-address" in page
+    page_ja = client.get(host_link(relay_app), headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert "あなたのアドレスへのメールが届いていません" in page_ja
+    ann_link = PLAY_LINK.search(mails(relay_app, to=ANN)[-1].text_body).group(1)  # type: ignore[union-attr]
+    assert "not arriving" not in client.get(ann_link).get_data(as_text=True)  # the host's is their own
+
+    turn = turn_mail_to(relay_app, BO)  # Bo's mail bounces too: the host would be told, by mail
+    bo_path = return_path_of(smtp_sink, turn)
+    deliver_report(listening, bo_path, PERMANENT["postfix"](bo_path, BO, original_headers(turn), True))
+    assert seat(relay_app, game_id, 1).unreachable_at is not None
+    assert mails(relay_app, to=HOST, kind="unreachable") == [], "no mail to a dead mailbox"
+
+    csrf = page.split('name="csrf_token" value="')[1].split('"')[0]
+    answer = client.post(
+        host_link(relay_app) + "/address", data={"csrf_token": csrf, "email": "hosta@example.net"}
+    )
+    assert answer.status_code == 303
+    game = game_record(relay_app, game_id)
+    assert game.host_unreachable_at is None and game.host_email == "hosta@example.net"
+    (fresh,) = mails(relay_app, to="hosta@example.net", kind="host_link_reissued")
+    assert fresh.status == MailStatus.SENT
+    new_link = fresh.text_body.split("http://localhost")[1].split()[0]
+    assert client.get(host_link(relay_app)).status_code == 403
+    assert "data-host-unreachable" not in client.get(new_link).get_data(as_text=True)
