@@ -442,3 +442,30 @@ def test_a_bounce_of_the_hosts_mail_marks_the_host_unreachable_until_corrected(
     new_link = fresh.text_body.split("http://localhost")[1].split()[0]
     assert client.get(host_link(relay_app)).status_code == 403
     assert "data-host-unreachable" not in client.get(new_link).get_data(as_text=True)
+
+
+def test_the_seat_json_says_whose_mail_is_not_arriving_by_name_only(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    started(relay_app)
+    client = relay_app.test_client()
+    ann_link = PLAY_LINK.search(mails(relay_app, to=ANN)[-1].text_body).group(1)  # type: ignore[union-attr]
+    before = client.get("/api" + ann_link).get_json()
+    assert before["my_mail"]["arriving"] is True and before["mail_not_arriving"] == []
+    turn = turn_mail_to(relay_app, BO)
+    path = return_path_of(smtp_sink, turn)
+    deliver_report(listening, path, PERMANENT["sendmail"](path, BO, original_headers(turn), True))
+
+    bo_link = PLAY_LINK.search(turn.text_body).group(1)  # type: ignore[union-attr]
+    mine = client.get("/api" + bo_link).get_json()["my_mail"]
+    assert mine["arriving"] is False and mine["since"] and "5." in mine["reason"]
+    assert mine["message"].startswith("Mail to your address is not arriving")
+    ann = client.get("/api" + ann_link).get_json()
+    assert ann["my_mail"]["arriving"] is True
+    (bo,) = ann["mail_not_arriving"]
+    assert (bo["seat"], bo["name"], bo["message"]) == (1, "Bo", "Mail to Bo is not arriving.")
+    assert BO not in str(ann) and "reason" not in bo
+    ann_ja = client.get("/api" + ann_link, headers={"Accept-Language": "ja"}).get_json()
+    assert ann_ja["mail_not_arriving"][0]["message"] == "Boさんへのメールが届いていません。"
+    schema = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert any("mail_not_arriving" in (model.get("properties") or {}) for model in schema.values())
