@@ -8,6 +8,7 @@ sent to a return path is ever answered."""
 from __future__ import annotations
 
 import smtplib
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,12 +26,14 @@ from service.eventlog.models import (
     SeatKeeper,
     SeatRecord,
 )
+from service.inbound import Mailbox, poll_mailbox
 from service.mail.bounces import bounce_tokens
 from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
-from tests.conftest import app_config
+from tests.conftest import app_config, unavailable
 from tests.helpers import PLAY_LINK, SteppingClock, mails
+from tests.mail_store import PASSWORD, OwnDovecot
 from tests.service.bounce_formats import PERMANENT, TEMPORARY, complaint
 from tests.service.turns import beat, people, play, stepping
 from tests.service.turns import new_game as timed_game
@@ -469,3 +472,44 @@ def test_the_seat_json_says_whose_mail_is_not_arriving_by_name_only(
     assert ann_ja["mail_not_arriving"][0]["message"] == "Boさんへのメールが届いていません。"
     schema = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     assert any("mail_not_arriving" in (model.get("properties") or {}) for model in schema.values())
+
+
+@pytest.fixture
+def dovecot() -> Iterator[OwnDovecot]:
+    try:
+        server = OwnDovecot()
+        server.start()
+    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as error:
+        unavailable("Dovecot's IMAP server", error)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("mta", ["exim", "gmail"])
+def test_reports_in_an_imap_mailbox_are_read_as_the_listener_reads_them(
+    relay_app: Flask, smtp_sink: SmtpSink, dovecot: OwnDovecot, mta: str
+) -> None:
+    """A deployment that cannot receive mail has its provider deliver the return paths to a mailbox
+    that `pbem inbound --imap` polls: a real Dovecot here, the reports put in by its own delivery
+    agent. A permanent failure marks the seat unreachable and mails the host once, a complaint turns
+    mail off, a forged report is dropped; each is read once, and none is answered."""
+    game_id = started(relay_app)
+    to_bo, to_ann = turn_mail_to(relay_app, BO), turn_mail_to(relay_app, ANN)
+    bo_path, ann_path = return_path_of(smtp_sink, to_bo), return_path_of(smtp_sink, to_ann)
+    dovecot.deliver(bo_path, PERMANENT[mta](bo_path, BO, original_headers(to_bo), True))
+    dovecot.deliver(ann_path, complaint(ann_path, ANN, original_headers(to_ann)))
+    dovecot.deliver(forged(bo_path), PERMANENT[mta](forged(bo_path), BO, original_headers(to_bo), True))
+    sent_before = len(smtp_sink.collector.received)
+    mailbox = Mailbox("127.0.0.1", "pbem", PASSWORD, port=dovecot.port, ssl=False)
+
+    assert poll_mailbox(relay_app, mailbox) == 3
+    bo = seat(relay_app, game_id, 1)
+    assert bo.unreachable_at is not None and "5.1.1" in bo.unreachable_reason
+    assert seat(relay_app, game_id, 0).notify == "none"
+    assert len(mails(relay_app, to=HOST, kind="unreachable")) == 1
+    assert len(mails(relay_app, to=HOST, kind="complaint")) == 1
+    assert sorted(inbound_statuses(relay_app)) == ["bounce", "bounce", "dropped"]
+    assert len(smtp_sink.collector.received) == sent_before + 2, "the host's two mails; no answer"
+    assert poll_mailbox(relay_app, mailbox) == 0, "each report is read once"
