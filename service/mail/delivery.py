@@ -9,16 +9,16 @@ the relay supports them (`service/web/forms.py`)."""
 
 from __future__ import annotations
 
-import functools
 import logging
 import secrets
 import smtplib
 from datetime import timedelta
+from email import quoprimime
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
-from email.policy import EmailPolicy
+from email.policy import EmailPolicy, Policy
 from email.utils import format_datetime, formataddr, parseaddr
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
@@ -81,7 +81,7 @@ class HeaderClasses(HeaderRegistry):
     """The header registry, making each header's class once (the standard one makes a new class for
     every header it parses)."""
 
-    @functools.cache  # noqa: B019 - one registry for the life of the process
+    @cache  # noqa: B019 - one registry for the life of the process
     def __getitem__(self, name: str) -> type[BaseHeader]:
         return super().__getitem__(name)
 
@@ -122,10 +122,33 @@ def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> Emai
         message["List-Id"] = list_id(rt, mail)
         message["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message.set_content(mail.text_body, cte=body_encoding(mail.text_body, eight_bit))
-    message.add_alternative(mail.html_body, subtype="html", cte=body_encoding(mail.html_body, eight_bit))
-    message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
+    message["MIME-Version"] = "1.0"
+    message["Content-Type"] = f'multipart/alternative; boundary="{new_boundary()}"'
+    message["Content-Language"] = mail.language
+    message.attach(text_part(message.policy, mail.text_body, "plain", eight_bit))
+    message.attach(text_part(message.policy, mail.html_body, "html", eight_bit))
     return message
+
+
+def new_boundary() -> str:
+    """A multipart boundary no body can hold: random, and with "=_", which quoted-printable never
+    writes. (The `email` package would otherwise search each message's text for a free one.)"""
+    return f"=_{secrets.token_hex(16)}"
+
+
+def text_part(policy: Policy, body: str, subtype: str, eight_bit: bool) -> EmailMessage:
+    """A UTF-8 text part, its Content-Type and Content-Transfer-Encoding given once (as
+    `set_content` would write them, which parses each again at every step)."""
+    part = EmailMessage(policy=policy)
+    cte = body_encoding(body, eight_bit)
+    part["Content-Type"] = f'text/{subtype}; charset="utf-8"'
+    part["Content-Transfer-Encoding"] = cte
+    lines = b"\n".join(body.encode().splitlines()) + b"\n"
+    if cte == "quoted-printable":
+        part.set_payload(quoprimime.body_encode(lines.decode("latin-1"), policy.max_line_length or 76))
+    else:  # 7bit or 8bit: the UTF-8 bytes as they are
+        part.set_payload(lines.decode("ascii", "surrogateescape"))
+    return part
 
 
 def to_field(mail: OutboxMail) -> str | Address:
