@@ -80,9 +80,6 @@ class TableReading:
     host_name: str
     host_notify: bool
     public_replay: bool
-    # Mail to the host's address does not arrive: since when, and the server's words (host page only).
-    host_unreachable_since: datetime | None
-    host_unreachable_reason: str
     seats: tuple[SeatReading, ...]
     version: int
     move_days: int  # 0: no time limit
@@ -116,8 +113,6 @@ def table_reading(table: Table) -> TableReading:
         host_name=record.host_name,
         host_notify=record.host_notify,
         public_replay=record.public_replay,
-        host_unreachable_since=as_utc(record.host_unreachable_at) if record.host_unreachable_at else None,
-        host_unreachable_reason=record.host_unreachable_reason,
         seats=tuple(
             SeatReading(
                 seat.seat,
