@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlmodel import Session, select
+from werkzeug.test import TestResponse
 
 from service import create_app
 from service.eventlog.models import (
@@ -32,7 +34,7 @@ from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
 from tests.conftest import app_config, unavailable
-from tests.helpers import PLAY_LINK, SteppingClock, mails
+from tests.helpers import PLAY_LINK, SteppingClock, forms, mails
 from tests.mail_store import PASSWORD, OwnDovecot
 from tests.service.bounce_formats import PERMANENT, TEMPORARY, complaint
 from tests.service.turns import beat, people, play, stepping
@@ -513,3 +515,34 @@ def test_reports_in_an_imap_mailbox_are_read_as_the_listener_reads_them(
     assert sorted(inbound_statuses(relay_app)) == ["bounce", "bounce", "dropped"]
     assert len(smtp_sink.collector.received) == sent_before + 2, "the host's two mails; no answer"
     assert poll_mailbox(relay_app, mailbox) == 0, "each report is read once"
+
+
+def create_request(client: FlaskClient, host: str) -> TestResponse:
+    """POST the Red and Black Duel create form with Ann and Bo, hosted by `host`."""
+    page = client.get("/new/red_black").get_data(as_text=True)
+    data = {"csrf_token": forms(page)[0].fields["csrf_token"], "host_name": "Hosta", "host_email": host}
+    for number, (name, address) in enumerate((("Ann", ANN), ("Bo", BO))):
+        data[f"players-{number}-name"], data[f"players-{number}-email"] = name, address
+    return client.post("/new/red_black", data=data)
+
+
+def test_a_bounced_confirmation_asks_for_the_hosts_address_again_and_sends_nothing(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    """The mail asking a new host to confirm their game bounces: there is no game nor host page
+    yet, so the create form, when they come back, says the address did not take mail and sends
+    nothing more to it that week; another address goes through."""
+    client = relay_app.test_client()
+    assert create_request(client, "hosta@example.com").status_code == 303
+    (asking,) = mails(relay_app, kind="confirm_game")
+    path = return_path_of(smtp_sink, asking)
+    report = PERMANENT["postfix"](path, "hosta@example.com", original_headers(asking), True)
+    deliver_report(listening, path, report)
+
+    again = create_request(client, "Hosta@example.com")
+    assert again.status_code == 422
+    assert "did not arrive when we asked it to confirm a game" in again.get_data(as_text=True)
+    assert len(mails(relay_app, kind="confirm_game")) == 1, "nothing more to a dead mailbox"
+    assert create_request(client, "hosta@example.net").status_code == 303
+    relay_app.extensions["pbem"].clock.advance(days=8)  # a week on, the address may be tried again
+    assert create_request(client, "hosta@example.com").status_code == 303
