@@ -10,7 +10,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.base import Action, extend_decision, forfeit_decision
+from rules.base import extend_decision, forfeit_decision
+from rules.shapes import Action
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TurnClock
 from service.eventlog.store import Table, append_move, refresh_record
 from service.i18n import say
