@@ -2,7 +2,7 @@
 over, seasons planned and their tables started, talk), with the club's row holding its version.
 
 Revision ID: 0023
-Revises: 0019
+Revises: 0021
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = "0023"
-down_revision: str | None = "0019"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
