@@ -40,7 +40,7 @@ from service.play.talk import hide_talk
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
-from service.reading import onlooker_context, seat_talk
+from service.reading import onlooker_context, seat_talk, unreachable_reason
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
@@ -75,6 +75,7 @@ def page(token: str) -> str:
         host_email=table.record.host_email,
         # Only the host's page shows addresses: the reading every page shares has names alone.
         addresses={seat.seat: seat.email for seat in table.seats},
+        unreachable_reasons={seat.seat: unreachable_reason(table, seat.seat) for seat in table.seats},
         host_unreachable=host_unreachable(table),
         watch=watch_url(rt, table),
         seat_links={
