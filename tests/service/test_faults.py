@@ -158,7 +158,9 @@ def test_a_pending_move_shows_as_pending_and_is_not_overtaken(idle_broker_app: F
     assert again.status_code == 409 and answer["status"] == "earlier_pending"
     assert answer["command"] == pending and "was not taken" in answer["message"]
     token = next(form.fields["csrf_token"] for form in forms(page) if "csrf_token" in form.fields)
-    form = client.post(links[0], data={"csrf_token": token, "seq": state["seq"], "action": json.dumps(second)})
+    form = client.post(
+        links[0], data={"csrf_token": token, "seq": state["seq"], "action": json.dumps(second)}
+    )
     assert form.status_code == 409 and 'data-outcome="earlier_pending"' in form.get_data(as_text=True)
     with Session(app.extensions["pbem"].engine) as session:
         assert len(session.exec(select(CommandRecord)).all()) == 1  # the second was not stored
