@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
-from flask import current_app, g, has_app_context
+from flask import current_app
 from sqlalchemy import Connection, Engine, and_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -25,7 +25,6 @@ from service.links import LinkSigner
 from service.replay.steps import Replay
 
 log = logging.getLogger(__name__)
-READS = "pbem_reads"  # the name on `flask.g` of an app context's connection for reads
 T = TypeVar("T")
 # A change to one game inside its unit of work: what it returns, and the mails it wrote.
 Change = Callable[[Session, Table], tuple[T, Sequence[OutboxMail]]]
@@ -90,21 +89,36 @@ class Runtime:
         return bool(self.settings["SMTP_HOST"])
 
     def reading(self) -> Session:
-        """A session for reads only, to use in a `with` (its objects come out detached). Within an
-        app context (a web request, a task) every such session shares the context's one
+        """A session for reads only, to use in a `with` (its objects come out detached). Within a
+        `shared_reads` scope (a web request, a task) every such session shares the scope's one
         connection, in autocommit: each statement sees what was committed when it ran, as the short
         transaction of each read did, while a page's many reads (or a move's mails) cost one pool
         checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each."""
         return Session(self._read_bind(), expire_on_commit=False)
 
     def _read_bind(self) -> Engine | Connection:
-        if not has_app_context():
+        scope = _SHARED_READS.get()
+        if scope is None:
             return self.engine
-        connection = g.get(READS)
+        connection = scope.get(self.engine)
         if connection is None:
             connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            setattr(g, READS, connection)
+            scope[self.engine] = connection
         return connection
+
+    @staticmethod
+    @contextmanager
+    def shared_reads() -> Iterator[None]:
+        """A scope (a web request, a task) whose read sessions share one connection per engine,
+        given back to the pool when it ends."""
+        scope: dict[Engine, Connection] = {}
+        token = _SHARED_READS.set(scope)
+        try:
+            yield
+        finally:
+            _SHARED_READS.reset(token)
+            for connection in scope.values():
+                connection.close()
 
     def read_table(self, game_id: str) -> Table:
         """A game's table, read only (GameNotFound if there is none)."""
@@ -116,18 +130,24 @@ class Runtime:
 
     def read_riding_out(self, read: Callable[[Session], T]) -> T:
         """`read` in a reading session, tried again while the database restarts, each time on a new
-        connection (a restart closed the context's one)."""
+        connection (a restart closed the shared one)."""
 
         def attempt() -> T:
             try:
                 with self.reading() as session:
                     return read(session)
             except (DBAPIError, PoolTimeout):
-                if has_app_context():
-                    close_reads()
+                self._drop_shared_read()
                 raise
 
         return retry_on_disconnect(attempt)
+
+    def _drop_shared_read(self) -> None:
+        """Forget the current scope's read connection (the next read opens another)."""
+        scope = _SHARED_READS.get()
+        connection = scope.pop(self.engine, None) if scope is not None else None
+        if connection is not None:
+            connection.close()
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
         """The one unit of work of every writer of a game: lock the game, load its table, let
@@ -171,6 +191,8 @@ class Runtime:
 # the beat's tasks, never a web request. Elsewhere the automatic moves stop at a search bot's seat,
 # whose clock stays open and marked automatic, and the unit of work sends the worker to play it.
 _SEARCHING: ContextVar[bool] = ContextVar("searching", default=False)
+# The connections of the current `shared_reads` scope, by engine (None outside one).
+_SHARED_READS: ContextVar[dict[Engine, Connection] | None] = ContextVar("shared_reads", default=None)
 
 
 @contextmanager
@@ -207,14 +229,6 @@ def search_bot_owed(session: Session, game_id: str) -> bool:
         )
     )
     return session.exec(owed.limit(1)).first() is not None
-
-
-def close_reads(_error: BaseException | None = None) -> None:
-    """Give the connection for reads back to the pool at the end of a request (tests keep one app
-    context across requests) or of an app context (a task's)."""
-    connection = g.pop(READS, None)
-    if connection is not None:
-        connection.close()
 
 
 def runtime() -> Runtime:

@@ -11,7 +11,7 @@ from flask import Flask
 from kombu import Queue
 from kombu.exceptions import OperationalError
 
-from service.runtime import runtime
+from service.runtime import Runtime, runtime
 from service.tasks.decisions import Decisions, RedisListener
 from service.tasks.recovery import dispatch_pending
 
@@ -39,7 +39,7 @@ def init_celery(app: Flask) -> Celery:
 
     class FlaskTask(Task):
         def __call__(self, *args: object, **kwargs: object) -> object:
-            with app.app_context():
+            with app.app_context(), Runtime.shared_reads():
                 return self.run(*args, **kwargs)
 
     redis_url = app.config["PBEM"]["REDIS_URL"]
