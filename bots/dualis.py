@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from bots.tricks import SURE, Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
-from rules.base import Action
-from rules.dualis import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
+from rules.dualis.cards import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
+from rules.shapes import Action
 
 # The weights below were chosen in seeded bot-against-bot matches (each deal played both ways).
 # A trick of mismatch between tricks and coins turns +T into −1; weighed 1 against the trick count
@@ -104,7 +104,7 @@ def table_form(view: Mapping[str, Any], side_index: int, tricks_now: int, side_s
     played = done_now + sum(sum(r["tricks"]) for r in view["rounds"])
     fair = side_size / view["seats"]
     ratio = (taken + FORM_PRIOR * fair) / ((played + FORM_PRIOR) * fair)
-    return max(0.5, min(2.0, ratio))
+    return max(0.5, min(2.0, float(ratio)))
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:

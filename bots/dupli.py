@@ -27,8 +27,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from bots.tricks import best
-from rules.base import Action
-from rules.dupli import AGGRESSIVE, BASE_STRENGTH, FULL_DECK, WARS, forbidden, legal_pairs, without
+from rules.dupli.cards import AGGRESSIVE, BASE_STRENGTH, FULL_DECK, WARS, forbidden, legal_pairs, without
+from rules.shapes import Action
 
 Pair = tuple[str, str]
 Dist = dict[int, float]  # strength -> probability
@@ -354,7 +354,7 @@ def choose_target(table: Table, view: Mapping[str, Any], legal: Sequence[Action]
             cancelled[table.seat] -= mine_now
             value = 0.5 * value + 0.5 * outlook(view, table.seat, cancelled)
         # On a tie, the rival with the most strength (then VP) loses most.
-        return value + 1e-3 * base[owner] + 1e-5 * view["vp"][owner]
+        return float(value + 1e-3 * base[owner] + 1e-5 * view["vp"][owner])
 
     return best(legal, worth)
 

@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bots import double_side, dualis, dupli, red_black
-from rules.base import Action, Game
+from rules.game import Game
+from rules.shapes import Action
 
 View = Mapping[str, Any]
 Chooser = Callable[[View, Sequence[Action], int], Action]
@@ -31,7 +32,7 @@ CHOOSERS: dict[str, Chooser] = {
 }
 
 
-def choose_action(game: Game, view: View, legal: Sequence[Action], seat: int) -> Action:
+def choose_action(game: Game[Any], view: View, legal: Sequence[Action], seat: int) -> Action:
     """The seat-keeper's move for `seat`: always one of `legal` (the very object), chosen from the
     seat's own view. Only for a seat the game is waiting on: ValueError otherwise, because the one
     action left to an off-turn seat (folding in Red and Black Duel) is never a keeper's to take."""

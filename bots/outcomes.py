@@ -12,7 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules import dualis, red_black
+from rules.dualis import cards as dualis_cards
+from rules.dualis import state as dualis
+from rules.red_black import cards as red_black_cards
+from rules.red_black import state as red_black
 
 MARGIN = 0.05  # how much the size of a win counts beside winning it
 
@@ -43,7 +46,7 @@ def _dualis_value(start: dualis.State, now: dualis.State, seat: int) -> float:
     result = now.results[-1]
     side = seat if now.iso else seat % 2
     others = max(score for i, score in enumerate(result.scores) if i != side)
-    return _share(result.winners, side) + MARGIN * (result.scores[side] - others) / dualis.HAND_SIZE
+    return _share(result.winners, side) + MARGIN * (result.scores[side] - others) / dualis_cards.HAND_SIZE
 
 
 # --- Double Side Play: on target this round, and the others not -----------------------------------
@@ -57,9 +60,9 @@ def _double_side_value(start: Any, now: Any, seat: int) -> float:
     if len(now.history) == len(start.history):
         return 0.0
     scorers = now.history[-1].scorers
-    others = sum(s in scorers for s in range(now.seats) if s != seat) / max(now.seats - 1, 1)
+    others: float = sum(s in scorers for s in range(now.seats) if s != seat) / max(now.seats - 1, 1)
     won = _share(now.winners, seat) if now.phase == "over" else 0.0
-    return float(seat in scorers) + won - 0.3 * others
+    return float(seat in scorers) + float(won) - 0.3 * others
 
 
 # --- Dupli: the game's result (four wars are short) -----------------------------------------------
@@ -85,7 +88,7 @@ def _red_black_settled(start: red_black.State, now: red_black.State) -> bool:
 
 
 def _red_black_value(start: red_black.State, now: red_black.State, seat: int) -> float:
-    return 0.5 + (now.chips[seat] - start.chips[seat]) / (2 * red_black.TARGET)
+    return 0.5 + (now.chips[seat] - start.chips[seat]) / (2 * red_black_cards.TARGET)
 
 
 OUTCOMES: dict[str, Outcome] = {

@@ -1,4 +1,4 @@
-"""Pure game rules, one module per game, all behind the contract of `rules.base.Game`."""
+"""Pure game rules, one package per game, all behind the contract of `rules.game.Game`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from rules.base import Game, IllegalAction, Message
+from rules.game import Game
+from rules.messages import IllegalAction, Message
 
 GAMES: tuple[str, ...] = ("dualis", "double_side", "dupli", "red_black")
 
@@ -15,7 +16,8 @@ def get_game(name: str) -> Game[Any]:
     """The rules object of a game by its name; ValueError for an unknown one."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(GAMES)}")
-    return import_module(f"rules.{name}").GAME
+    game: Game[Any] = import_module(f"rules.{name}").GAME
+    return game
 
 
 def card_name(game: str, card: str, *how: str | None) -> Message:

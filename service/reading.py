@@ -1,7 +1,7 @@
 """The reader's context: what a page, a JSON answer, a mail, the replay or the digest is given about a
 game, built here and nowhere else.
 
-Every part comes from the rules' reader-facing functions (`view`, `replay_view`, `open_view`,
+Every part comes from the rules' reader-facing functions (`view`, with `as_of` for a replay, `open_view`,
 `legal_actions`), the replay's own step lines and the game's record: plain values, never the loaded
 `Table`, a `Replay`, a state or the events, so a card a reader may not see cannot reach a template
 even by mistake (tests/reading_guard.py checks every rendering). Views and mail drafting add only what
@@ -16,7 +16,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
@@ -210,9 +210,47 @@ def deciding_chapter(table: Table, replay: Replay) -> dict[str, Any] | None:
 
 
 def seat_json(rt: Runtime, table: Table, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
-    """The game's part of a seat's JSON twin: `summary` (as for its page) and the table talk."""
+    """The game's part of a seat's JSON twin: `summary` (as for its page), the table talk and
+    whose mail does not arrive."""
     pace = table_pace(table, replay_of(rt.replays, table), rt.clock.now())
-    return {**summary, "talk": seat_talk_json(rt, table, seat), "pace": pace_json(pace)}
+    return {
+        **summary,
+        "talk": seat_talk_json(rt, table, seat),
+        "pace": pace_json(pace),
+        **mail_arrival_json(table_reading(table), seat),
+    }
+
+
+def mail_arrival_json(table: TableReading, seat: int) -> dict[str, Any]:
+    """Mail that does not arrive, as a seat's JSON twin gives it (what its page says): its own
+    address's state with the server's words, and the other seats whose mail does not arrive, by
+    name only (their server's words may name their address)."""
+    own = table.seats[seat]
+    since = own.unreachable_since
+    return {
+        "my_mail": {
+            "arriving": since is None,
+            "since": since.isoformat() if since else None,
+            "reason": own.unreachable_reason if since else "",
+            "message": _(
+                "Mail to your address is not arriving (%(reason)s), so the game sends you no mail. Give "
+                "an address that works: you keep your seat, and your new link is mailed there.",
+                reason=own.unreachable_reason,
+            )
+            if since
+            else None,
+        },
+        "mail_not_arriving": [
+            {
+                "seat": other.seat,
+                "name": other.name,
+                "since": other.unreachable_since.isoformat(),
+                "message": _("Mail to %(name)s is not arriving.", name=other.name),
+            }
+            for other in table.seats
+            if other.unreachable_since is not None and other.seat != seat
+        ],
+    }
 
 
 def seat_talk_json(rt: Runtime, table: Table, seat: int) -> list[dict[str, Any]]:
@@ -327,15 +365,15 @@ def ahead_plays(table: Table, seat: int) -> list[MoveGroup]:
     ({"situation": ..., "action": ...})."""
     rules, state = table.rules, table.state
     groups = []
-    for situation in rules.ahead_situations(state, seat):
-        name = say(rules.situation_name(situation))
+    for situation in rules.ahead.situations(state, seat):
+        name = say(rules.ahead.situation_name(situation))
         plays = [
             MoveChoice(
                 say(label),
                 f"{name}: {move_in_words(table, seat, action)}",
                 {"situation": situation, "action": action},
             )
-            for action, label in rules.ahead_choices(state, seat, situation)
+            for action, label in rules.ahead.choices(state, seat, situation)
         ]
         groups.append(MoveGroup(name, plays))
     return groups

@@ -17,7 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Session, col, select
 
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.db import retry_on_disconnect
 from service.eventlog.models import OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
@@ -79,7 +79,7 @@ class Runtime:
     engine: Engine
     signer: LinkSigner
     dispatch: Dispatcher
-    cache: FoldCache = field(default_factory=FoldCache)
+    cache: FoldCache[Any] = field(default_factory=FoldCache)
     replays: FoldCache[Replay] = field(default_factory=lambda: FoldCache(64))
     clock: Clock = field(default_factory=Clock)
 
@@ -184,7 +184,7 @@ class Runtime:
 
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
-        return self.settings["BASE_URL"].rstrip("/") + path
+        return str(self.settings["BASE_URL"]).rstrip("/") + path
 
 
 # Whether this context may run a search bot (up to a second of CPU a move): only the worker's and
@@ -233,4 +233,5 @@ def search_bot_owed(session: Session, game_id: str) -> bool:
 
 def runtime() -> Runtime:
     """The runtime of the current Flask app."""
-    return current_app.extensions["pbem"]
+    found: Runtime = current_app.extensions["pbem"]
+    return found

@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import Session
 
 from bots import decide, search_seed
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.play.ahead import answering_seats, drop_replaced, play_chosen

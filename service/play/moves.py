@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, and_, col, or_, select
 
 from rules import IllegalAction
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
@@ -77,7 +77,7 @@ def is_stale(table: Table, seat: int, seq: int) -> bool:
     return rules.legal_actions(table.state_at(seq), seat) != rules.legal_actions(table.state, seat)
 
 
-def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict] | MoveOutcome:
+def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict[str, Any]] | MoveOutcome:
     """The events a move causes on this table, or the outcome that refuses it."""
     if not table.active:
         return MoveOutcome(MoveStatus.CLOSED, (N_("This game is no longer running."), {}))

@@ -19,7 +19,7 @@ from confusable_homoglyphs import confusables
 from flask import has_app_context
 from flask_babel import force_locale, get_translations
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.i18n import LANGUAGES
 
 MAX_NAME = 40
@@ -91,7 +91,7 @@ def page_labels() -> tuple[set[str], set[str]]:
         for language in LANGUAGES:
             with force_locale(language):
                 for word, spelled in words.items():
-                    spelled.add(get_translations().ugettext(word))
+                    spelled.add(get_translations().gettext(word))
     selves = {skeleton(f"({you})") for you in words[SELF_LABEL]}
     roles = {skeleton(role) for label in ROLE_LABELS for role in words[label]}
     return selves, roles

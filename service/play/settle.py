@@ -10,7 +10,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.base import Action, extend_decision, forfeit_decision
+from rules.shapes import Action
+from rules.table import extend_decision, forfeit_decision
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TurnClock
 from service.eventlog.store import Table, append_move, refresh_record
 from service.i18n import say
@@ -120,7 +121,7 @@ def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
 def decided(rt: Runtime, session: Session, table: Table, decision: Action, origin: EventOrigin) -> Table:
     """The table once a decision of the game or its host (no seat's move) is appended to its log;
     IllegalAction if the rules refuse it now. Not settled yet."""
-    events = table.rules.decide(table.state, decision, len(table.seats))
+    events = table.rules.table.decide(table.state, decision, len(table.seats))
     return append_move(session, table, None, decision, events, origin, rt.clock.now())
 
 

@@ -60,7 +60,8 @@ class Rerun:
 
 def _plain(events: Sequence[Mapping[str, Any]]) -> list[Any]:
     """Events as they come back from JSON storage (tuples become lists), for comparing."""
-    return json.loads(json.dumps(list(events)))
+    plain: list[Any] = json.loads(json.dumps(list(events)))
+    return plain
 
 
 def _first_difference(logged: Sequence[Any], produced: Sequence[Any], offset: int) -> int | None:
@@ -72,7 +73,7 @@ def _first_difference(logged: Sequence[Any], produced: Sequence[Any], offset: in
 
 
 def rerun(
-    rules: Game,
+    rules: Game[Any],
     options: Mapping[str, Any],
     seats: int,
     events: Sequence[Mapping[str, Any]],
@@ -94,7 +95,7 @@ def rerun(
         action = actions[start]
         try:
             if "decision" in action:  # a forfeit or a cancellation: the game's or the host's, no seat's
-                produced = _plain(rules.decide(states[start - 2], action, seats))
+                produced = _plain(rules.table.decide(states[start - 2], action, seats))
             elif (actor := actors[start - 1]) is not None:
                 produced = _plain(rules.act(states[start - 2], actor, action))
             else:  # a move logged as nobody's that is not a decision
