@@ -13,9 +13,12 @@ from typing import Any, Protocol, TypeVar
 
 from flask import current_app
 from sqlalchemy import Connection, Engine, and_
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Session, col, select
 
 from rules.table import KEEPER
+from service.db import retry_on_disconnect
 from service.eventlog.models import GameRecord, GameStatus, OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
@@ -123,13 +126,32 @@ class Runtime:
 
     def read_table(self, game_id: str) -> Table:
         """A game's table, read only (GameNotFound if there is none)."""
-        with self.reading() as session:
-            return load_table(session, game_id, self.cache)
+        return self.read_riding_out(lambda session: load_table(session, game_id, self.cache))
 
     def read_version(self, game_id: str) -> int:
         """A game's current version, without loading its table."""
-        with self.reading() as session:
-            return current_version(session, game_id)
+        return self.read_riding_out(lambda session: current_version(session, game_id))
+
+    def read_riding_out(self, read: Callable[[Session], T]) -> T:
+        """`read` in a reading session, tried again while the database restarts, each time on a new
+        connection (a restart closed the shared one)."""
+
+        def attempt() -> T:
+            try:
+                with self.reading() as session:
+                    return read(session)
+            except (DBAPIError, PoolTimeout):
+                self._drop_shared_read()
+                raise
+
+        return retry_on_disconnect(attempt)
+
+    def _drop_shared_read(self) -> None:
+        """Forget the current scope's read connection (the next read opens another)."""
+        scope = _SHARED_READS.get()
+        connection = scope.pop(self.engine, None) if scope is not None else None
+        if connection is not None:
+            connection.close()
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
         """The one unit of work of every writer of a game: lock the game, load its table, let

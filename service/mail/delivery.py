@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
+from sqlmodel.sql.expression import SelectOfScalar
 
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import GameRecord, MailStatus, OutboxMail, SeatRecord
@@ -34,6 +35,7 @@ from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 CLAIM_SECONDS = 120
+QUEUED_SECONDS = 30  # a row the sweep queued is not queued again sooner (its task may still be waiting)
 BOUNCE_PREFIX = "bounce+"
 # Headers holding one long URL each: never folded (a fold would turn a signed URL into encoded-words
 # no client could use); they stay far under RFC 5322's 998 characters.
@@ -430,21 +432,39 @@ def _record_undeliverable(rt: Runtime, mail: OutboxMail, error: Exception) -> No
 def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
     """Unsent rows whose next attempt is due and which nobody is sending now; a row never tried yet
     only once its own task had COMMAND_REQUEUE_SECONDS to send it."""
+    with Session(rt.engine) as session:
+        return [row_id for row_id in session.exec(_due(rt).limit(limit)).all() if row_id is not None]
+
+
+def queue_due_mails(rt: Runtime, limit: int) -> list[int]:
+    """Up to `limit` due rows (as `due_mail_ids`), each marked queued by moving its next attempt
+    QUEUED_SECONDS on: the task that sends it sets a failure's own backoff, and a task lost with the
+    broker is re-queued once that time is up. Rows another sweep is queuing are skipped."""
+    now = rt.clock.now()
+    with Session(rt.engine) as session:
+        due = _due(rt).limit(limit).with_for_update(skip_locked=True)
+        ids = [row_id for row_id in session.exec(due).all() if row_id is not None]
+        if ids:
+            session.exec(
+                update(OutboxMail)
+                .where(col(OutboxMail.id).in_(ids))
+                .values(next_attempt_at=now + timedelta(seconds=QUEUED_SECONDS))
+            )
+        session.commit()
+    return ids
+
+
+def _due(rt: Runtime) -> SelectOfScalar[int | None]:
+    """The ids of the rows due for an attempt, oldest first."""
     now = rt.clock.now()
     quiet = now - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
-    with Session(rt.engine) as session:
-        return [
-            row_id
-            for row_id in session.exec(
-                select(OutboxMail.id)
-                .where(
-                    OutboxMail.status == MailStatus.PENDING,
-                    OutboxMail.next_attempt_at <= now,
-                    (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
-                    (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
-                )
-                .order_by(col(OutboxMail.id))
-                .limit(limit)
-            ).all()
-            if row_id is not None
-        ]
+    return (
+        select(col(OutboxMail.id))
+        .where(
+            OutboxMail.status == MailStatus.PENDING,
+            OutboxMail.next_attempt_at <= now,
+            (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
+            (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
+        )
+        .order_by(col(OutboxMail.id))
+    )

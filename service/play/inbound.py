@@ -224,7 +224,8 @@ def _move(
     said = outcome.message or (N_("The move was refused."), {})
     played = reading.action if moved else None
     _mail_outcome(rt, link, message_id, said, with_choices=not moved, played=played, talk=kept)
-    status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
+    stored = outcome.command_id is not None and outcome.status != MoveStatus.EARLIER_PENDING
+    status = InboundStatus.MOVED if stored else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
 
 

@@ -33,6 +33,9 @@ POLL_SECONDS = 0.05  # without word of decisions: the longest pause between two 
 # load a move waits hundreds of milliseconds for a worker, and reading every 50 ms cost the web a
 # tenth of its CPU (py-spy) for answers that the word gives anyway.
 WORD_LOST_SECONDS = 0.5
+EARLIER_PENDING = N_(
+    "This move was not taken: your previous move is still being played. Make it again once that one is done."
+)
 
 
 class MoveStatus(StrEnum):
@@ -40,6 +43,7 @@ class MoveStatus(StrEnum):
 
     ACCEPTED = "accepted"
     PENDING = "pending"
+    EARLIER_PENDING = "earlier_pending"  # not stored: the seat's earlier move is still being played
     REJECTED = "rejected"
     STALE = "stale"
     DUPLICATE = "duplicate"
@@ -120,11 +124,7 @@ def _store_command(
         if earlier is not None:
             return _outcome_of(earlier, replayed=True)
         if waiting is not None:  # a seat's moves apply in the order it made them, one at a time
-            return MoveOutcome(
-                MoveStatus.PENDING,
-                (N_("Your previous move is still being played; make the next one when it is done."), {}),
-                waiting.id,
-            )
+            return MoveOutcome(MoveStatus.EARLIER_PENDING, (EARLIER_PENDING, {}), waiting.id)
         if table is None:
             table = load_table(session, game_id, rt.cache)
         verdict = decide(table, seat, seq, action)

@@ -41,6 +41,7 @@ TICK_TWO = N_("Tick exactly two cards to set: you ticked %(num)s.")
 STATUS_CODES = {
     MoveStatus.ACCEPTED: 200,
     MoveStatus.PENDING: 202,
+    MoveStatus.EARLIER_PENDING: 409,
     MoveStatus.REJECTED: 422,
     MoveStatus.STALE: 409,
     MoveStatus.DUPLICATE: 409,
@@ -65,7 +66,9 @@ def render_seat_page(
     table = access.table
     settings = SeatSettings.of(table.seats[access.seat])
     page = player_summary(rt, access)
-    if page["pending_command"] is not None and (outcome is None or outcome.status != MoveStatus.PENDING):
+    if page["pending_command"] is not None and (
+        outcome is None or outcome.status not in (MoveStatus.PENDING, MoveStatus.EARLIER_PENDING)
+    ):
         outcome = command_outcome(rt, table.game_id, access.seat, page["pending_command"])
     if vacation_form is None:
         vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
