@@ -19,9 +19,10 @@ from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
 from rules.base import N_, THEN, Action, Message, is_message
-from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail, SeatKeeper
+from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, append_move
 from service.i18n import say
+from service.play.decisions import player_back
 from service.runtime import Runtime
 
 # The most plays a seat may choose ahead at once: one per situation, for the coming trick and the
@@ -244,19 +245,12 @@ def _answer(
         used.reason = list(made)
         return None
     action: Action = made  # type: ignore[assignment]
-    used.status, used.seq = AheadStatus.PLAYED, table.version + 1
     events = rules.act(table.state, seat, action)
-    taken_back_by_move(session, table, seat)
+    # A move of the player's own (by hand, or chosen ahead: the others cannot tell them apart)
+    # takes the seat back from the bot that stood in for them.
+    table = player_back(session, table, seat, now)
+    used.status, used.seq = AheadStatus.PLAYED, table.version + 1
     return append_move(session, table, seat, action, events, EventOrigin.PLAYER, now)
-
-
-def taken_back_by_move(session: Session, table: Table, seat: int) -> None:
-    """A move of the player's own (by hand, or chosen ahead: the others cannot tell them apart)
-    takes the seat back from the seat-keeper that kept it while they were away."""
-    record = table.seats[seat]
-    if record.keeper == SeatKeeper.STAND_IN:
-        record.keeper = SeatKeeper.PLAYER
-        session.add(record)
 
 
 def drop_replaced(session: Session, after: Table, seat: int, now: datetime) -> None:

@@ -20,9 +20,10 @@ from sqlmodel import Session
 
 from bots import decide, search_seed
 from rules.base import KEEPER
-from service.eventlog.models import EventOrigin, SeatKeeper
+from service.eventlog.models import EventOrigin
 from service.eventlog.store import Table, append_move
 from service.play.ahead import answering_seats, drop_replaced, play_chosen
+from service.play.who_plays import automatic_origin, bot_level
 from service.runtime import searching_now
 
 # Moves played in one transaction; the rest (only when every seat plays automatically) is left to
@@ -32,27 +33,9 @@ MAX_AUTOMATIC_MOVES = 200
 log = logging.getLogger(__name__)
 
 
-def bot_level(table: Table, seat: int) -> str:
-    """The level of the bot playing a seat the seat-keeper has (the seat-keeper itself if none)."""
-    return table.seats[seat].bot_level or KEEPER
-
-
 def waits_for_worker(table: Table, seat: int) -> bool:
     """Whether the seat's automatic move is a search bot's that this context may not make."""
     return not searching_now() and bot_level(table, seat) != KEEPER
-
-
-def automatic_origin(table: Table, seat: int) -> str | None:
-    """How the seat's owed move is made without its player: by the seat-keeper (a bot seat, or a
-    player who ran out of time), or played for the player as their only legal move (auto-play)."""
-    if not table.active or seat not in table.rules.to_act(table.state):
-        return None
-    record = table.seats[seat]
-    if record.keeper != SeatKeeper.PLAYER:
-        return EventOrigin.BOT
-    if record.auto_play and len(table.rules.legal_actions(table.state, seat)) == 1:
-        return EventOrigin.AUTO
-    return None
 
 
 def next_automatic(table: Table, skip: Collection[int] = ()) -> tuple[int, str] | None:

@@ -23,7 +23,8 @@ from rules.base import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
-from service.play.ahead import drop_replaced, taken_back_by_move
+from service.play.ahead import drop_replaced
+from service.play.decisions import player_back
 from service.play.settle import finish_moves
 from service.play.talk import Word, keep_word
 from service.runtime import Listener, Runtime
@@ -321,9 +322,9 @@ def _decide_command(
     # Marked before the append flushes, so the command's row is written once (a version conflict
     # rolls the whole transaction back, this mark with it).
     command.status = CommandStatus.ACCEPTED
-    after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
+    back = player_back(session, before, command.seat, now)
+    after = append_move(session, back, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
     if command.talk is not None:
         keep_word(session, after, command.seat, Word(command.talk, command.talk_private), rt)
     drop_replaced(session, after, command.seat, now)
-    taken_back_by_move(session, before, command.seat)
     return finish_moves(rt, session, before, after, now)

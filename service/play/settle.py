@@ -10,15 +10,17 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.base import Action, extend_decision, forfeit_decision
+from rules.base import extend_decision, forfeit_decision
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TurnClock
-from service.eventlog.store import Table, append_move, refresh_record
+from service.eventlog.store import Table
 from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
 from service.mail.kinds import MailKind
 from service.play.ahead import note, untold
 from service.play.automatic import play_automatic, play_until_chosen
-from service.play.clocks import open_clocks, sync_clocks
+from service.play.clocks import open_clocks
+from service.play.decisions import decided, player_back
+from service.play.projections import project
 from service.runtime import Runtime
 
 
@@ -35,11 +37,9 @@ def settled_with_dues(session: Session, table: Table, now: datetime) -> tuple[Ta
 
 
 def in_line(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
-    """The game row's cache of the log and the clocks brought in line with the table; the table and
-    the deadline of each move owed by seat."""
-    refresh_record(session, table)
-    clocks = sync_clocks(session, table, now)
-    return table, {row.seat: row.due_at for row in clocks if row.due_at is not None}
+    """The projections of the log (the game row, the clocks) brought in line with the table; the
+    table and the deadline of each move owed by seat."""
+    return table, project(session, table, now)
 
 
 def finish_moves(
@@ -92,12 +92,10 @@ def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
     """The player takes their seat back from the seat-keeper; False if it was not kept for them."""
 
     def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
-        record = table.seats[seat]
-        if record.keeper != SeatKeeper.STAND_IN:
+        if table.seats[seat].keeper != SeatKeeper.STAND_IN:
             return False, []
-        record.keeper, record.bot_level = SeatKeeper.PLAYER, None
-        session.add(record)
-        sync_clocks(session, table, rt.clock.now())
+        now = rt.clock.now()
+        project(session, player_back(session, table, seat, now), now)
         return True, []
 
     return rt.in_game(game_id, change)
@@ -115,13 +113,6 @@ def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
         return None, finish_moves(rt, session, table, table, rt.clock.now())[1]
 
     rt.in_game(game_id, change)
-
-
-def decided(rt: Runtime, session: Session, table: Table, decision: Action, origin: EventOrigin) -> Table:
-    """The table once a decision of the game or its host (no seat's move) is appended to its log;
-    IllegalAction if the rules refuse it now. Not settled yet."""
-    events = table.rules.decide(table.state, decision, len(table.seats))
-    return append_move(session, table, None, decision, events, origin, rt.clock.now())
 
 
 def host_decision_mails(rt: Runtime, table: Table, skip: frozenset[int] = frozenset()) -> list[OutboxMail]:
@@ -143,7 +134,7 @@ def extend_deadline(
     """The host gives `seat` a fresh clock of `days` days for the move it owes (an event of the
     log): the seat is told its new deadline, the others what the host did."""
     now = rt.clock.now()
-    table = settle(session, decided(rt, session, table, extend_decision(seat, days), EventOrigin.HOST), now)
+    table = settle(session, decided(session, table, extend_decision(seat, days), EventOrigin.HOST, now), now)
     clock = next((row for row in open_clocks(session, table.game_id) if row.seat == seat), None)
     if clock is None or clock.due_at is None:  # no time limit, or the seat-keeper plays the seat
         return table, host_decision_mails(rt, table)
@@ -166,7 +157,8 @@ def forfeit(
 ) -> tuple[Table, list[OutboxMail]]:
     """The seat forfeits (by the game on a timeout, or by the host's decision): the forfeit is
     appended to the log, the game ends and the other side wins; everyone is told."""
-    table = settle(session, decided(rt, session, table, forfeit_decision(seat), origin), rt.clock.now())
+    now = rt.clock.now()
+    table = settle(session, decided(session, table, forfeit_decision(seat), origin, now), now)
     result = table.result
     assert result is not None
     winners = [table.names[w] for w in result["winners"]]
