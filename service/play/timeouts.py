@@ -27,7 +27,8 @@ from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import play_for
 from service.play.decisions import stand_in
-from service.play.settle import extend_deadline, finish_moves, forfeit
+from service.play.decisions_told import extend_deadline, forfeit
+from service.play.settle import finish_moves
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 

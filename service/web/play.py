@@ -21,8 +21,14 @@ from service.play.addresses import correct_address
 from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
-from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.play.settle import set_auto_play, take_seat_back
+from service.play.seat_settings import (
+    SeatSettings,
+    SettingsRefused,
+    checked_settings,
+    save_seat_settings,
+    set_auto_play,
+    take_seat_back,
+)
 from service.play.talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from service.cli import main as pbem
 from service.eventlog.models import GameRecord, SeatKeeper, SeatRecord, TurnClock
 from service.play.hosting import Player, give_more_time, keep_seat, replace_player
-from service.play.settle import take_seat_back
+from service.play.seat_settings import take_seat_back
 from service.play.vacations import declare_vacation, local_today
 from service.runtime import Runtime
 from tests.service.turns import beat, new_game, people, play, stepping
