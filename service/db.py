@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,7 +14,7 @@ from sqlalchemy import ColumnElement, Engine, event, func, or_
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Mapped
-from sqlmodel import Session, create_engine
+from sqlmodel import create_engine
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
@@ -96,18 +95,6 @@ def alembic_config(url: str) -> Config:
 def migrate(url: str) -> None:
     """Bring the database schema to the newest migration."""
     command.upgrade(alembic_config(url), "head")
-
-
-@contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """A session that commits on success and rolls back on any error."""
-    with Session(engine, expire_on_commit=False) as session:
-        try:
-            yield session
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
 
 
 def reaches_mailbox(address: Mapped[str], box: str) -> ColumnElement[bool]:

@@ -55,7 +55,6 @@ class SeatReading:
 
     seat: int
     name: str
-    email: str
     keeper: SeatKeeper
     level: str = KEEPER  # the level of the bot that plays it, while a bot does
     # Mail to the seat does not arrive (service/mail/unreachable.py): since when, and the server's
@@ -79,7 +78,6 @@ class TableReading:
     status: GameStatus
     options: dict[str, Any]
     host_name: str
-    host_email: str
     host_notify: bool
     public_replay: bool
     seats: tuple[SeatReading, ...]
@@ -113,14 +111,12 @@ def table_reading(table: Table) -> TableReading:
         status=table.status,
         options=dict(record.options),
         host_name=record.host_name,
-        host_email=record.host_email,
         host_notify=record.host_notify,
         public_replay=record.public_replay,
         seats=tuple(
             SeatReading(
                 seat.seat,
                 seat.name,
-                seat.email,
                 SeatKeeper(seat.keeper),
                 seat.bot_level or KEEPER,
                 as_utc(seat.unreachable_at) if seat.unreachable_at else None,

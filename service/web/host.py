@@ -70,6 +70,8 @@ def page(token: str) -> str:
         grantable_days=MOVE_DAYS,
         token=token,
         host_email=table.record.host_email,
+        # Only the host's page shows addresses: the reading every page shares has names alone.
+        addresses={seat.seat: seat.email for seat in table.seats},
         watch=watch_url(rt, table),
         seat_links={
             seat.seat: player_url(rt, table, seat.seat)
