@@ -9,24 +9,26 @@ from datetime import datetime
 from sqlmodel import Session
 
 from service.eventlog.models import OutboxMail
-from service.eventlog.store import Table
+from service.eventlog.store import Table, append_move
 from service.mail.drafting import mails_after_move
-from service.play.ahead import note, untold
-from service.play.automatic import play_automatic, play_until_chosen
-from service.play.projections import project
-from service.runtime import Runtime
+from service.play.ahead import Queued, chosen_rows, note, settle_queue, untold
+from service.play.automatic import Step, follow
+from service.play.projections import project, project_seats
+from service.runtime import Runtime, searching_now
 
 
 def settle(session: Session, table: Table, now: datetime) -> Table:
-    """Play the automatic moves the game now waits on, bring the game row's cache of the log (its
-    status) and the clocks in line; the table after."""
+    """Play the automatic moves the game now waits on and bring the projections of the log in line;
+    the table after (the caller writes the mails)."""
     return settled_with_dues(session, table, now)[0]
 
 
 def settled_with_dues(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
     """`settle`, with the deadline of each move owed afterwards by seat (from the clocks just
     written, not read back)."""
-    return in_line(session, play_automatic(session, table, now), now)
+    for step in _follow(session, table, now):
+        table = _append_step(session, table, step, now)
+    return in_line(session, table, now)
 
 
 def in_line(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
@@ -38,22 +40,37 @@ def in_line(session: Session, table: Table, now: datetime) -> tuple[Table, dict[
 def finish_moves(
     rt: Runtime, session: Session, before: Table, after: Table, now: datetime
 ) -> tuple[Table, list[OutboxMail]]:
-    """After moves appended in this transaction (from `before` to `after`): settle the game and write
-    the mails everything since `before` causes. Returns the settled table and the mails (added to
-    the session).
+    """After moves appended in this transaction (from `before` to `after`): append what follows them
+    (`automatic.follow`, step by step), bring the projections in line after each step and write the
+    mails each step causes. Returns the table after all and the mails (added to the session).
 
-    A play chosen ahead is a step of its own: the mails of the moves before it are written as the
-    game stood then, to every seat but its own, as they would be before a quick move by hand, so
+    A play chosen ahead begins a step of its own: the mails of the moves before it are written as
+    the game stood then, to every seat but its own, as they would be before a quick move by hand, so
     that no other seat can tell the play was chosen ahead."""
     mails: list[OutboxMail] = []
-    settled, chosen = play_until_chosen(session, after, now)
-    while chosen is not None:
-        seat = chosen.actors[settled.version]
-        mails += step_mails(rt, session, before, *in_line(session, settled, now), skip=seat)
-        before = settled
-        settled, chosen = play_until_chosen(session, chosen, now)
-    after, due = in_line(session, settled, now)
-    return after, mails + step_mails(rt, session, before, after, due)
+    for step in _follow(session, after, now):
+        after, due = in_line(session, _append_step(session, after, step, now), now)
+        mails += step_mails(rt, session, before, after, due, skip=step.chosen_next)
+        before = after
+    return after, mails
+
+
+def _follow(session: Session, table: Table, now: datetime) -> list[Step]:
+    """What follows the table now, from its plays chosen ahead still waiting."""
+    queue = [Queued.of(row) for row in chosen_rows(session, table.game_id)]
+    return follow(table, queue, now, searching_now())
+
+
+def _append_step(session: Session, table: Table, step: Step, now: datetime) -> Table:
+    """A step's moves appended (the seat rows following each decision about the table) and what
+    became of its plays chosen ahead written; the table after."""
+    for move in step.moves:
+        after = append_move(session, table, move.seat, move.action, move.events, move.origin, now)
+        if move.seat is None:
+            project_seats(session, after, table.version)
+        table = after
+    settle_queue(session, table.game_id, step.settled, now)
+    return table
 
 
 def step_mails(

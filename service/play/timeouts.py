@@ -22,10 +22,10 @@ from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
 
 from service.eventlog.models import EventOrigin, OutboxMail, TimeoutPolicy, TurnClock
-from service.eventlog.store import Table
+from service.eventlog.store import Table, append_move
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
-from service.play.automatic import play_for
+from service.play.automatic import automatic_move
 from service.play.decisions import stand_in
 from service.play.decisions_told import extend_deadline, forfeit
 from service.play.settle import finish_moves
@@ -176,7 +176,8 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         if decision == HostDecision.FORFEIT:
             return True, forfeit(rt, session, table, clock.seat, EventOrigin.HOST)[1]
         if decision == HostDecision.KEEPER:
-            after = play_for(session, table, clock.seat, EventOrigin.BOT, now)
+            move = automatic_move(table, clock.seat, EventOrigin.BOT)
+            after = append_move(session, table, move.seat, move.action, move.events, move.origin, now)
             return True, finish_moves(rt, session, table, after, now)[1]
         return True, extend_deadline(rt, session, table, clock.seat, days)[1]
 

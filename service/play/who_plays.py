@@ -14,13 +14,14 @@ def bot_level(table: Table, seat: int) -> str:
     return table.seats[seat].bot_level or KEEPER
 
 
-def automatic_origin(table: Table, seat: int) -> str | None:
+def automatic_origin(table: Table, seat: int, keeper: str | None = None) -> str | None:
     """How the seat's owed move is made without its player: by the seat-keeper (a bot seat, or a
-    player who ran out of time), or played for the player as their only legal move (auto-play)."""
+    player who ran out of time), or played for the player as their only legal move (auto-play).
+    `keeper`: who plays the seat, when the row does not say it yet (the seat's row otherwise)."""
     if not table.active or seat not in table.rules.to_act(table.state):
         return None
     record = table.seats[seat]
-    if record.keeper != SeatKeeper.PLAYER:
+    if (keeper or record.keeper) != SeatKeeper.PLAYER:
         return EventOrigin.BOT
     if record.auto_play and len(table.rules.legal_actions(table.state, seat)) == 1:
         return EventOrigin.AUTO
