@@ -23,7 +23,8 @@ from datetime import datetime
 from typing import Any
 
 from bots import decide, search_seed
-from rules.base import KEEPER, Action, Event, keep_decision
+from rules.base import KEEPER, Event, keep_decision
+from rules.shapes import Action
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table
 from service.play.ahead import Queued, Settled, answering_seats, chosen_play, replaced

@@ -9,7 +9,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.base import Action, keep_decision
+from rules.base import keep_decision
+from rules.shapes import Action
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.play.projections import project_seats
