@@ -9,7 +9,8 @@ chosen strength (`bots.search`), every one deciding from the seat's view and leg
 from __future__ import annotations
 
 from bots.keeper import CHOOSERS, choose_action
-from bots.search import KEEPER, LEVELS, Decision, check_level, decide, search_seed
+from bots.search import LEVELS, Decision, check_level, decide, search_seed
+from rules.base import KEEPER
 
 __all__ = [
     "CHOOSERS",

@@ -104,7 +104,7 @@ def table_form(view: Mapping[str, Any], side_index: int, tricks_now: int, side_s
     played = done_now + sum(sum(r["tricks"]) for r in view["rounds"])
     fair = side_size / view["seats"]
     ratio = (taken + FORM_PRIOR * fair) / ((played + FORM_PRIOR) * fair)
-    return max(0.5, min(2.0, ratio))
+    return max(0.5, min(2.0, float(ratio)))
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], seat: int) -> Action:

@@ -354,7 +354,7 @@ def choose_target(table: Table, view: Mapping[str, Any], legal: Sequence[Action]
             cancelled[table.seat] -= mine_now
             value = 0.5 * value + 0.5 * outlook(view, table.seat, cancelled)
         # On a tie, the rival with the most strength (then VP) loses most.
-        return value + 1e-3 * base[owner] + 1e-5 * view["vp"][owner]
+        return float(value + 1e-3 * base[owner] + 1e-5 * view["vp"][owner])
 
     return best(legal, worth)
 

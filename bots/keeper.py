@@ -31,7 +31,7 @@ CHOOSERS: dict[str, Chooser] = {
 }
 
 
-def choose_action(game: Game, view: View, legal: Sequence[Action], seat: int) -> Action:
+def choose_action(game: Game[Any], view: View, legal: Sequence[Action], seat: int) -> Action:
     """The seat-keeper's move for `seat`: always one of `legal` (the very object), chosen from the
     seat's own view. Only for a seat the game is waiting on: ValueError otherwise, because the one
     action left to an off-turn seat (folding in Red and Black Duel) is never a keeper's to take."""

@@ -57,9 +57,9 @@ def _double_side_value(start: Any, now: Any, seat: int) -> float:
     if len(now.history) == len(start.history):
         return 0.0
     scorers = now.history[-1].scorers
-    others = sum(s in scorers for s in range(now.seats) if s != seat) / max(now.seats - 1, 1)
+    others: float = sum(s in scorers for s in range(now.seats) if s != seat) / max(now.seats - 1, 1)
     won = _share(now.winners, seat) if now.phase == "over" else 0.0
-    return float(seat in scorers) + won - 0.3 * others
+    return float(seat in scorers) + float(won) - 0.3 * others
 
 
 # --- Dupli: the game's result (four wars are short) -----------------------------------------------

@@ -15,7 +15,8 @@ def get_game(name: str) -> Game[Any]:
     """The rules object of a game by its name; ValueError for an unknown one."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(GAMES)}")
-    return import_module(f"rules.{name}").GAME
+    game: Game[Any] = import_module(f"rules.{name}").GAME
+    return game
 
 
 def card_name(game: str, card: str, *how: str | None) -> Message:

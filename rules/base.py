@@ -24,7 +24,8 @@ from rules.messages import require as require
 from rules.messages import together as together
 from rules.messages import word as word
 from rules.rng import SeededRandom
-from rules.shapes import Action, Shape, actions_schema, check_action
+from rules.shapes import Action as Action
+from rules.shapes import Shape, actions_schema, check_action
 
 Event = dict[str, Any]
 # Tells an event in words to a seat (None: a spectator) given the players' names; None: nothing shown.

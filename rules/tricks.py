@@ -99,7 +99,7 @@ class TrickWindow:
 
 def trick_window(
     round_: int,
-    completed: Sequence[CompletedTrick],
+    completed: Sequence[CompletedTrick[Any]],
     on_table: int | None,
     open_history: bool,
     game_over: bool,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g
 from flask_babel import Babel, format_timedelta, get_locale
 from flask_wtf.csrf import CSRFProtect
 
@@ -16,7 +17,7 @@ from service.links import LinkSigner
 from service.localtime import format_time, last_day, local_day, time_tag
 from service.mail.cap import cap_daily_mail
 from service.redact import redact_logs
-from service.runtime import Runtime, close_reads
+from service.runtime import Runtime
 
 csrf = CSRFProtect()
 
@@ -72,8 +73,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cap_daily_mail(engine, settings["MAILS_PER_ADDRESS_PER_DAY"])
     signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
     app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
-    app.teardown_request(close_reads)
-    app.teardown_appcontext(close_reads)
+    app.before_request_funcs.setdefault(None, []).insert(0, open_shared_reads)
+    app.teardown_request(close_shared_reads)
     init_celery(app)
     # Each app its own Babel: its translations cache is keyed by language only, not by directory.
     Babel(app, locale_selector=select_locale)
@@ -102,3 +103,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["say"] = say
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
     return app
+
+
+def open_shared_reads() -> None:
+    """The request's reads share one connection (Runtime.shared_reads) until its teardown."""
+    scope = ExitStack()
+    scope.enter_context(Runtime.shared_reads())
+    g.shared_reads = scope
+
+
+def close_shared_reads(_error: BaseException | None = None) -> None:
+    scope: ExitStack | None = g.pop("shared_reads", None)
+    if scope is not None:
+        scope.close()

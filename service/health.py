@@ -29,7 +29,7 @@ class Health:
 
 def beat_stale_seconds(rt: Runtime) -> float:
     """How old the last tick may be: a few sweep periods, and never under a minute."""
-    return max(60.0, 4 * rt.settings["SWEEP_INTERVAL_SECONDS"])
+    return max(60.0, 4 * float(rt.settings["SWEEP_INTERVAL_SECONDS"]))
 
 
 def _broker(rt: Runtime) -> redis.Redis:

@@ -183,7 +183,8 @@ class LinkSigner:
         data = self._load(self._confirm, token, CONFIRM_MAX_AGE_SECONDS)
         if type(data.get("r")) is not int:
             raise LinkError("forged")
-        return data["r"]
+        request_id: int = data["r"]
+        return request_id
 
     def address_token(self, link: AddressLink) -> str:
         """The token of an address's "my games" link."""
@@ -229,7 +230,9 @@ class LinkSigner:
             return DigestLink(typed(data, t=str, d=int)["d"])
         raise LinkError("forged")
 
-    def _load(self, serializer: URLSafeTimedSerializer, token: str, max_age: int | None = None) -> dict:
+    def _load(
+        self, serializer: URLSafeTimedSerializer, token: str, max_age: int | None = None
+    ) -> dict[str, Any]:
         try:
             data = serializer.loads(token, max_age=max_age or self._max_age)
         except SignatureExpired:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
-from flask import current_app, g, has_app_context
+from flask import current_app
 from sqlalchemy import Connection, Engine, and_
 from sqlmodel import Session, col, select
 
@@ -22,7 +22,6 @@ from service.links import LinkSigner
 from service.replay.steps import Replay
 
 log = logging.getLogger(__name__)
-READS = "pbem_reads"  # the name on `flask.g` of an app context's connection for reads
 T = TypeVar("T")
 # A change to one game inside its unit of work: what it returns, and the mails it wrote.
 Change = Callable[[Session, Table], tuple[T, Sequence[OutboxMail]]]
@@ -77,7 +76,7 @@ class Runtime:
     engine: Engine
     signer: LinkSigner
     dispatch: Dispatcher
-    cache: FoldCache = field(default_factory=FoldCache)
+    cache: FoldCache[Any] = field(default_factory=FoldCache)
     replays: FoldCache[Replay] = field(default_factory=lambda: FoldCache(64))
     clock: Clock = field(default_factory=Clock)
 
@@ -87,8 +86,8 @@ class Runtime:
         return bool(self.settings["SMTP_HOST"])
 
     def reading(self) -> Session:
-        """A session for reads only, to use in a `with` (its objects come out detached). Within an
-        app context (a web request, a task) every such session shares the context's one
+        """A session for reads only, to use in a `with` (its objects come out detached). Within a
+        `shared_reads` scope (a web request, a task) every such session shares the scope's one
         connection, in autocommit: each statement sees what was committed when it ran, as the short
         transaction of each read did, while a page's many reads (or a move's mails) cost one pool
         checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each. Inside a
@@ -100,13 +99,28 @@ class Runtime:
         writing = _WRITING.get()
         if writing is not None:
             return writing
-        if not has_app_context():
+        scope = _SHARED_READS.get()
+        if scope is None:
             return self.engine
-        connection = g.get(READS)
+        connection = scope.get(self.engine)
         if connection is None:
             connection = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            setattr(g, READS, connection)
+            scope[self.engine] = connection
         return connection
+
+    @staticmethod
+    @contextmanager
+    def shared_reads() -> Iterator[None]:
+        """A scope (a web request, a task) whose read sessions share one connection per engine,
+        given back to the pool when it ends."""
+        scope: dict[Engine, Connection] = {}
+        token = _SHARED_READS.set(scope)
+        try:
+            yield
+        finally:
+            _SHARED_READS.reset(token)
+            for connection in scope.values():
+                connection.close()
 
     def read_table(self, game_id: str) -> Table:
         """A game's table, read only (GameNotFound if there is none)."""
@@ -157,7 +171,7 @@ class Runtime:
 
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
-        return self.settings["BASE_URL"].rstrip("/") + path
+        return str(self.settings["BASE_URL"]).rstrip("/") + path
 
 
 # The connection of the game's unit of work running in this context, if any: reads join it.
@@ -167,6 +181,8 @@ _WRITING: ContextVar[Connection | None] = ContextVar("writing", default=None)
 # the beat's tasks, never a web request. Elsewhere the automatic moves stop at a search bot's seat,
 # whose clock stays open and marked automatic, and the unit of work sends the worker to play it.
 _SEARCHING: ContextVar[bool] = ContextVar("searching", default=False)
+# The connections of the current `shared_reads` scope, by engine (None outside one).
+_SHARED_READS: ContextVar[dict[Engine, Connection] | None] = ContextVar("shared_reads", default=None)
 
 
 @contextmanager
@@ -205,14 +221,7 @@ def search_bot_owed(session: Session, game_id: str) -> bool:
     return session.exec(owed.limit(1)).first() is not None
 
 
-def close_reads(_error: BaseException | None = None) -> None:
-    """Give the connection for reads back to the pool at the end of a request (tests keep one app
-    context across requests) or of an app context (a task's)."""
-    connection = g.pop(READS, None)
-    if connection is not None:
-        connection.close()
-
-
 def runtime() -> Runtime:
     """The runtime of the current Flask app."""
-    return current_app.extensions["pbem"]
+    found: Runtime = current_app.extensions["pbem"]
+    return found

@@ -37,7 +37,7 @@ Owing = Mapping[int, Owes]
 
 
 def fold_on(
-    rules: Game, state: Any, owing: Owing, events: list[dict[str, Any]], first_seq: int
+    rules: Game[Any], state: Any, owing: Owing, events: list[dict[str, Any]], first_seq: int
 ) -> tuple[Any, Owing]:
     """The state and who owes since when after `events`, numbered from `first_seq`, folded on from
     `state` and `owing` (so a move costs its own events, never the whole log)."""
@@ -58,7 +58,7 @@ RECENT_STATES = 32
 
 
 def fold_keeping(
-    rules: Game,
+    rules: Game[Any],
     state: Any,
     owing: Owing,
     recent: tuple[Any, ...],
@@ -103,7 +103,7 @@ class Table:
         return self.record.id
 
     @property
-    def rules(self) -> Game:
+    def rules(self) -> Game[Any]:
         return get_game(self.record.game)
 
     @property
@@ -346,7 +346,7 @@ def append_move(
     return table.extended(events, seat, action, origin, now)
 
 
-def status_of(rules: Game, state: Any) -> GameStatus:
+def status_of(rules: Game[Any], state: Any) -> GameStatus:
     """A game's status as its log tells it."""
     if rules.cancelled(state):
         return GameStatus.CANCELLED

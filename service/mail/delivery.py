@@ -47,7 +47,8 @@ class MailPolicy(EmailPolicy):
     def fold(self, name: str, value: Any) -> str:
         if name.lower() in UNFOLDED:
             return f"{name}: {value}{self.linesep}"
-        return super().fold(name, value)
+        folded: str = super().fold(name, value)
+        return folded
 
     def fold_binary(self, name: str, value: Any) -> bytes:
         if name.lower() in UNFOLDED:
@@ -172,7 +173,7 @@ def _utf8_options(relay: Relay, mail: OutboxMail) -> list[str]:
 def lease_seconds(rt: Runtime) -> float:
     """How long a claim on a row lasts: longer than the slowest SMTP transaction (each of its steps
     may wait SMTP_TIMEOUT), so that a lease never runs out while its holder is still sending."""
-    return max(CLAIM_SECONDS, 6 * rt.settings["SMTP_TIMEOUT"])
+    return max(CLAIM_SECONDS, 6 * float(rt.settings["SMTP_TIMEOUT"]))
 
 
 def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:

@@ -52,7 +52,7 @@ class DkimKey:
 def sign(message: bytes, key: DkimKey) -> bytes:
     """The message with its DKIM-Signature header first (relaxed/relaxed canonicalisation, which
     survives the re-folding and whitespace changes of relays on the way)."""
-    signature = dkim.sign(
+    signature: bytes = dkim.sign(
         message,
         key.selector.encode(),
         key.domain.encode(),

@@ -18,7 +18,8 @@ from typing import Any
 from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
-from rules.base import N_, THEN, Action, Message, is_message
+from rules.base import N_, THEN, Message, is_message
+from rules.shapes import Action
 from service.eventlog.models import AheadPlay, AheadStatus, OutboxMail
 from service.eventlog.store import Table
 from service.i18n import say

@@ -75,7 +75,7 @@ def is_stale(table: Table, seat: int, seq: int) -> bool:
     return rules.legal_actions(table.state_at(seq), seat) != rules.legal_actions(table.state, seat)
 
 
-def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict] | MoveOutcome:
+def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[dict[str, Any]] | MoveOutcome:
     """The events a move causes on this table, or the outcome that refuses it."""
     if not table.active:
         return MoveOutcome(MoveStatus.CLOSED, (N_("This game is no longer running."), {}))

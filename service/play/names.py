@@ -91,7 +91,7 @@ def page_labels() -> tuple[set[str], set[str]]:
         for language in LANGUAGES:
             with force_locale(language):
                 for word, spelled in words.items():
-                    spelled.add(get_translations().ugettext(word))
+                    spelled.add(get_translations().gettext(word))
     selves = {skeleton(f"({you})") for you in words[SELF_LABEL]}
     roles = {skeleton(role) for label in ROLE_LABELS for role in words[label]}
     return selves, roles

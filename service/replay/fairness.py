@@ -60,7 +60,8 @@ class Rerun:
 
 def _plain(events: Sequence[Mapping[str, Any]]) -> list[Any]:
     """Events as they come back from JSON storage (tuples become lists), for comparing."""
-    return json.loads(json.dumps(list(events)))
+    plain: list[Any] = json.loads(json.dumps(list(events)))
+    return plain
 
 
 def _first_difference(logged: Sequence[Any], produced: Sequence[Any], offset: int) -> int | None:
@@ -72,7 +73,7 @@ def _first_difference(logged: Sequence[Any], produced: Sequence[Any], offset: in
 
 
 def rerun(
-    rules: Game,
+    rules: Game[Any],
     options: Mapping[str, Any],
     seats: int,
     events: Sequence[Mapping[str, Any]],

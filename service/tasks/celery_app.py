@@ -9,6 +9,7 @@ from celery import Celery, Task
 from flask import Flask
 from kombu.exceptions import OperationalError
 
+from service.runtime import Runtime
 from service.tasks.decisions import Decisions, RedisListener
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ def init_celery(app: Flask) -> Celery:
 
     class FlaskTask(Task):
         def __call__(self, *args: object, **kwargs: object) -> object:
-            with app.app_context():
+            with app.app_context(), Runtime.shared_reads():
                 return self.run(*args, **kwargs)
 
     redis_url = app.config["PBEM"]["REDIS_URL"]

@@ -49,7 +49,7 @@ class Decisions:
 
     @contextmanager
     def listen(self, command_id: int) -> Iterator[RedisListener | None]:
-        pubsub = self._redis.pubsub()
+        pubsub = self._redis.pubsub()  # type: ignore[no-untyped-call]  # redis types leave it untyped
         try:
             pubsub.subscribe(channel(command_id))
         except redis.RedisError as error:

@@ -103,7 +103,7 @@ def reply(mail_id: int) -> Response:
     if mail is None or not mail.reply_to:
         abort(404, _("There is no such mail to reply to."))
     outcome = receive_reply(runtime(), reply_message(mail, text).as_bytes(), [mail.reply_to])
-    flash(REPLY_OUTCOMES[outcome.status])
+    flash(str(REPLY_OUTCOMES[outcome.status]))
     return redirect(url_for("outbox.index", to=mail.to_email), 303)
 
 

@@ -18,7 +18,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def language(default: str) -> sa.Column:
+def language(default: str) -> sa.Column[str]:
     return sa.Column(
         "language", sqlmodel.sql.sqltypes.AutoString(length=8), nullable=False, server_default=default
     )
