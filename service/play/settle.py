@@ -1,5 +1,7 @@
-"""What follows moves, whoever made them: the automatic moves they lead to, the projections of the
-log (service/play/projections.py) and the mails each step causes, all in the caller's transaction.
+"""The master of a step's second half, whoever made its move or decision: what follows it
+(`automatic.follow`, pure) appended step by step, the projections of the log brought in line
+(service/play/projections.py) and each step handed to the mail policy, all in the caller's
+transaction (the unit of work of `Runtime.in_game`, which locks, loads and commits).
 """
 
 from __future__ import annotations
