@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from rules import get_game
-from rules.base import Action, Game
+from rules.game import Game
+from rules.shapes import Action
 
 
 def load_bots() -> tuple[Callable[..., Action], Callable[..., Any], Callable[[int, int, int], int]]:

@@ -9,8 +9,8 @@ Players: each seat lives in a time zone of its own (drawn from ZONES), sleeps 23
 time and looks at the game at random: a Poisson process of L / 16 looks per awake hour (L looks a
 day on average). At each look the seat makes every move it owes (a random legal move; a forced one
 needs no choice) and, with queued plays, then chooses a play for each situation the rules offer
-(`ahead_situations`: its coming play's, and in the trick games those of the trick after; a random
-one of `ahead_choices`, keeping for the trick after other cards than those chosen for the coming
+(`game.ahead.situations`: its coming play's, and in the trick games those of the trick after; a random
+one of `ahead.choices`, keeping for the trick after other cards than those chosen for the coming
 trick where it can), unless the plays it chose before still cover them. Three modes, on the same
 deals, look times and move choices:
 
@@ -42,7 +42,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from rules.base import THEN
+from rules.ahead import THEN
 from service import create_app
 from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin
 from service.eventlog.store import Table
@@ -199,7 +199,7 @@ def queue_is_current(rt: Runtime, table: Table, seat: int, situations: Sequence[
     chosen = {play.situation: play.action for play in queue_of(rt, table, seat)}
     if not set(situations) <= set(chosen):
         return False
-    fitting = {situation: table.rules.ahead_choices(table.state, seat, situation) for situation in situations}
+    fitting = {situation: table.rules.ahead.choices(table.state, seat, situation) for situation in situations}
     return all(any(chosen[s] == action for action, _ in fitting[s]) for s in situations)
 
 
@@ -208,12 +208,12 @@ def choose_ahead(rt: Runtime, table: Table, seat: int, player: Seat) -> None:
     play, and the one after where the rules offer it, for which the player keeps other cards than
     those chosen for the coming play where it can."""
     rules = table.rules
-    situations = rules.ahead_situations(table.state, seat)
+    situations = rules.ahead.situations(table.state, seat)
     if not situations or queue_is_current(rt, table, seat, situations):
         return
     plays: list[dict[str, Any]] = []
     for situation in situations:
-        choices = [action for action, _ in rules.ahead_choices(table.state, seat, situation)]
+        choices = [action for action, _ in rules.ahead.choices(table.state, seat, situation)]
         if situation.startswith(THEN):
             coming = {play["action"].get("card") for play in plays if not play["situation"].startswith(THEN)}
             choices = [action for action in choices if action.get("card") not in coming] or choices

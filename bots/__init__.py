@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bots.keeper import CHOOSERS, choose_action
 from bots.search import LEVELS, Decision, check_level, decide, search_seed
-from rules.base import KEEPER
+from rules.table import KEEPER
 
 __all__ = [
     "CHOOSERS",

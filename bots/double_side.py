@@ -19,8 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from bots.tricks import Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
-from rules.base import Action
-from rules.double_side import (
+from rules.double_side.cards import (
     COLOURS,
     DECK,
     TRICKS_PER_ROUND,
@@ -31,6 +30,7 @@ from rules.double_side import (
     trick_winner,
     white_of,
 )
+from rules.shapes import Action
 
 TOP = 12  # numbers run 1-12 on either side
 # A trump wins unless a higher trump falls; a plain card also risks being trumped.

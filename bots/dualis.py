@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import Any
 
 from bots.tricks import SURE, Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
-from rules.base import Action
-from rules.dualis import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
+from rules.dualis.cards import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
+from rules.shapes import Action
 
 # The weights below were chosen in seeded bot-against-bot matches (each deal played both ways).
 # A trick of mismatch between tricks and coins turns +T into −1; weighed 1 against the trick count

@@ -27,8 +27,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from bots.tricks import best
-from rules.base import Action
-from rules.dupli import AGGRESSIVE, BASE_STRENGTH, FULL_DECK, WARS, forbidden, legal_pairs, without
+from rules.dupli.cards import AGGRESSIVE, BASE_STRENGTH, FULL_DECK, WARS, forbidden, legal_pairs, without
+from rules.shapes import Action
 
 Pair = tuple[str, str]
 Dist = dict[int, float]  # strength -> probability

@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bots import double_side, dualis, dupli, red_black
-from rules.base import Action, Game
+from rules.game import Game
+from rules.shapes import Action
 
 View = Mapping[str, Any]
 Chooser = Callable[[View, Sequence[Action], int], Action]

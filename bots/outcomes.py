@@ -12,7 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules import dualis, red_black
+from rules.dualis import cards as dualis_cards
+from rules.dualis import state as dualis
+from rules.red_black import cards as red_black_cards
+from rules.red_black import state as red_black
 
 MARGIN = 0.05  # how much the size of a win counts beside winning it
 
@@ -43,7 +46,7 @@ def _dualis_value(start: dualis.State, now: dualis.State, seat: int) -> float:
     result = now.results[-1]
     side = seat if now.iso else seat % 2
     others = max(score for i, score in enumerate(result.scores) if i != side)
-    return _share(result.winners, side) + MARGIN * (result.scores[side] - others) / dualis.HAND_SIZE
+    return _share(result.winners, side) + MARGIN * (result.scores[side] - others) / dualis_cards.HAND_SIZE
 
 
 # --- Double Side Play: on target this round, and the others not -----------------------------------
@@ -85,7 +88,7 @@ def _red_black_settled(start: red_black.State, now: red_black.State) -> bool:
 
 
 def _red_black_value(start: red_black.State, now: red_black.State, seat: int) -> float:
-    return 0.5 + (now.chips[seat] - start.chips[seat]) / (2 * red_black.TARGET)
+    return 0.5 + (now.chips[seat] - start.chips[seat]) / (2 * red_black_cards.TARGET)
 
 
 OUTCOMES: dict[str, Outcome] = {

@@ -22,8 +22,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from bots.tricks import best
-from rules.base import Action
-from rules.red_black import DECK, STRENGTH, TO_WIN, camp_colours, colour_of, stronger
+from rules.red_black.cards import DECK, STRENGTH, TO_WIN, camp_colours, colour_of, stronger
+from rules.shapes import Action
 
 FOLD: Action = {"fold": True}
 # How often the opponent is taken to play their strongest card of their own colour (else any card).

@@ -24,8 +24,10 @@ from typing import Any
 
 from bots.keeper import choose_action as keeper
 from bots.outcomes import OUTCOMES, Outcome
-from rules.base import KEEPER, Action, Game
+from rules.game import Game
 from rules.rng import SeededRandom
+from rules.shapes import Action
+from rules.table import KEEPER
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules.base import Action
+from rules.shapes import Action
 
 T = TypeVar("T")
 

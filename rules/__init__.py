@@ -1,4 +1,4 @@
-"""Pure game rules, one module per game, all behind the contract of `rules.base.Game`."""
+"""Pure game rules, one package per game, all behind the contract of `rules.game.Game`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from rules.base import Game, IllegalAction, Message
+from rules.game import Game
+from rules.messages import IllegalAction, Message
 
 GAMES: tuple[str, ...] = ("dualis", "double_side", "dupli", "red_black")
 

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask
 
 from rules import GAMES
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service import create_app
 from service.config import SETTINGS, deployed
 from service.db import migrate

@@ -14,7 +14,7 @@ from flask_babel import get_locale, get_translations
 from jinja2 import Environment
 
 from rules import card_name
-from rules.base import Message, is_message
+from rules.messages import Message, is_message
 
 # The languages the service speaks, each named in itself (the language switch shows these).
 LANGUAGES = {"en": "English", "ja": "日本語"}

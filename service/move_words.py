@@ -17,8 +17,12 @@ from typing import Any
 
 from flask_babel import force_locale, get_locale
 
-from rules import card_name, double_side, dualis, dupli, red_black
-from rules.base import N_, Message, is_message, word
+from rules import card_name
+from rules.double_side import cards as double_side
+from rules.dualis import cards as dualis
+from rules.dupli import cards as dupli
+from rules.messages import N_, Message, is_message, word
+from rules.red_black import cards as red_black
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES, say
 

@@ -1,7 +1,7 @@
 """The reader's context: what a page, a JSON answer, a mail, the replay or the digest is given about a
 game, built here and nowhere else.
 
-Every part comes from the rules' reader-facing functions (`view`, `replay_view`, `open_view`,
+Every part comes from the rules' reader-facing functions (`view`, with `as_of` for a replay, `open_view`,
 `legal_actions`), the replay's own step lines and the game's record: plain values, never the loaded
 `Table`, a `Replay`, a state or the events, so a card a reader may not see cannot reach a template
 even by mistake (tests/reading_guard.py checks every rendering). Views and mail drafting add only what
@@ -16,7 +16,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
@@ -327,15 +327,15 @@ def ahead_plays(table: Table, seat: int) -> list[MoveGroup]:
     ({"situation": ..., "action": ...})."""
     rules, state = table.rules, table.state
     groups = []
-    for situation in rules.ahead_situations(state, seat):
-        name = say(rules.situation_name(situation))
+    for situation in rules.ahead.situations(state, seat):
+        name = say(rules.ahead.situation_name(situation))
         plays = [
             MoveChoice(
                 say(label),
                 f"{name}: {move_in_words(table, seat, action)}",
                 {"situation": situation, "action": action},
             )
-            for action, label in rules.ahead_choices(state, seat, situation)
+            for action, label in rules.ahead.choices(state, seat, situation)
         ]
         groups.append(MoveGroup(name, plays))
     return groups

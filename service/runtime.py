@@ -15,7 +15,7 @@ from flask import current_app
 from sqlalchemy import Connection, Engine, and_
 from sqlmodel import Session, col, select
 
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.eventlog.models import OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select, update
 
 from rules import Game, get_game
-from rules.base import DEADLINE_EXTENDED
+from rules.table import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
 
 
@@ -348,7 +348,7 @@ def append_move(
 
 def status_of(rules: Game[Any], state: Any) -> GameStatus:
     """A game's status as its log tells it."""
-    if rules.cancelled(state):
+    if rules.table.cancelled(state):
         return GameStatus.CANCELLED
     return GameStatus.ACTIVE if rules.result(state) is None else GameStatus.FINISHED
 

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 from flask import render_template
 from flask_babel import force_locale
 
-from rules.base import Message
+from rules.messages import Message
 from service.catalog import entry
 from service.eventlog.models import (
     EventOrigin,

@@ -13,7 +13,7 @@ from email.utils import parseaddr
 
 import authres
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 
 MAX_MAIL_BYTES = 256 * 1024  # the one limit: the listener refuses larger mail, the reply path reads the rest
 # Containers (multipart or message/* parts) a mail may have: a reply has one or two. Python's parser

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from rules.base import N_, IllegalAction
+from rules.messages import N_, IllegalAction
 from service.eventlog.models import OutboxMail, SeatKeeper
 from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, player_url

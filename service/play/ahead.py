@@ -18,7 +18,8 @@ from typing import Any
 from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
-from rules.base import N_, THEN, Message, is_message
+from rules.ahead import THEN
+from rules.messages import N_, Message, is_message
 from rules.shapes import Action
 from service.eventlog.models import AheadPlay, AheadStatus, OutboxMail
 from service.eventlog.store import Table
@@ -116,11 +117,11 @@ def checked_queue(table: Table, seat: int, plays: Sequence[Mapping[str, Any]]) -
         chosen = [
             Chosen(
                 play["situation"],
-                table.rules.check_ahead(table.state, seat, play["situation"], play["action"]),
+                table.rules.ahead.check(table.state, seat, play["situation"], play["action"]),
             )
             for play in plays
         ]
-        table.rules.check_ahead_queue(table.state, seat, {play.situation: play.action for play in chosen})
+        table.rules.ahead.check_queue(table.state, seat, {play.situation: play.action for play in chosen})
     except IllegalAction as refusal:
         raise AheadRefused((refusal.msgid, refusal.params)) from refusal
     return chosen
@@ -143,7 +144,7 @@ def set_queue(rt: Runtime, game_id: str, seat: int, plays: Sequence[Mapping[str,
         drop(chosen_rows(session, game_id, seat), now, session)
         key_version = table.seats[seat].key_version
         for play in chosen:
-            situation, number = table.rules.ahead_target(table.state, seat, play.situation)
+            situation, number = table.rules.ahead.target(table.state, seat, play.situation)
             _added(
                 session,
                 AheadPlay(
@@ -176,7 +177,7 @@ def queue_of(rt: Runtime, table: Table, seat: int) -> list[Chosen]:
 
 def situation_now(table: Table, row: AheadPlay | Queued) -> str | None:
     """A chosen play's situation as its seat's situations name it now (None once its play passed)."""
-    return table.rules.ahead_now(table.state, row.seat, row.situation, row.play_number)
+    return table.rules.ahead.now(table.state, row.seat, row.situation, row.play_number)
 
 
 @dataclass(frozen=True)
@@ -200,12 +201,12 @@ def ahead_panel(rt: Runtime, table: Table, seat: int) -> list[AheadRow]:
     return [
         AheadRow(
             situation,
-            say(rules.situation_name(situation.removeprefix(THEN))),
-            [(as_json(action), say(label)) for action, label in rules.ahead_choices(state, seat, situation)],
+            say(rules.ahead.situation_name(situation.removeprefix(THEN))),
+            [(as_json(action), say(label)) for action, label in rules.ahead.choices(state, seat, situation)],
             as_json(chosen[situation]) if situation in chosen else "",
             situation.startswith(THEN),
         )
-        for situation in rules.ahead_situations(state, seat)
+        for situation in rules.ahead.situations(state, seat)
     ]
 
 
@@ -216,7 +217,7 @@ def as_json(action: Action) -> str:
 
 def answers_now(table: Table, row: AheadPlay | Queued) -> bool:
     """Whether a chosen play answers the play its seat owes now (its seat's player still chose it)."""
-    return row.key_version == table.seats[row.seat].key_version and table.rules.answers_owed(
+    return row.key_version == table.seats[row.seat].key_version and table.rules.ahead.answers_owed(
         table.state, row.seat, row.situation, row.play_number
     )
 
@@ -240,7 +241,7 @@ def chosen_play(
     if table.result is not None or not queue:
         return None, settled
     for seat in sorted(table.rules.to_act(table.state)):
-        situation = table.rules.situation(table.state, seat)
+        situation = table.rules.ahead.owed(table.state, seat)
         rows = [row for row in queue if row.seat == seat]
         if situation is None or not rows:
             continue
@@ -265,7 +266,7 @@ def _answer(
     answering = [row for row in rows if answers_now(table, row)]
     if not answering:
         return None, list(dropped.values())
-    made = table.rules.play_ahead(table.state, seat, {row.situation: row.action for row in answering})
+    made = table.rules.ahead.play(table.state, seat, {row.situation: row.action for row in answering})
     used = next((row for row in answering if row.situation == situation), answering[0])
     dropped |= {row.id: Settled(row.id, told=True) for row in answering if row is not used}
     if is_message(made):

@@ -23,8 +23,9 @@ from datetime import datetime
 from typing import Any
 
 from bots import decide, search_seed
-from rules.base import KEEPER, Event, keep_decision
+from rules.game import Event
 from rules.shapes import Action
+from rules.table import KEEPER, keep_decision
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table
 from service.play.ahead import Queued, Settled, answering_seats, chosen_play, replaced
@@ -124,7 +125,7 @@ def _make_chosen(run: _Run, seat: int, action: Action, row: int) -> None:
     events = run.table.rules.act(run.table.state, seat, action)
     if seat not in run.back and run.table.seats[seat].keeper == SeatKeeper.STAND_IN:
         back = keep_decision(seat, False)
-        decided = run.table.rules.decide(run.table.state, back, len(run.table.seats))
+        decided = run.table.rules.table.decide(run.table.state, back, len(run.table.seats))
         run.add(Move(None, back, decided, EventOrigin.PLAYER))
         run.back.add(seat)
     run.settle([Settled(row, seq=run.table.version + 1)])

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.eventlog.models import GameRequest, TimeoutPolicy
 from service.mail.drafting import confirmation_mail
 from service.play.hosting import GameSetup, Player, start_game

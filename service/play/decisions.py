@@ -9,8 +9,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.base import keep_decision
 from rules.shapes import Action
+from rules.table import keep_decision
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.play.projections import project_seats
@@ -19,7 +19,7 @@ from service.play.projections import project_seats
 def decided(session: Session, table: Table, decision: Action, origin: str, now: datetime) -> Table:
     """The table once a decision is appended to its log (the seat rows following it); IllegalAction
     if the rules refuse it now. The game row and clocks follow at the step's end."""
-    events = table.rules.decide(table.state, decision, len(table.seats))
+    events = table.rules.table.decide(table.state, decision, len(table.seats))
     after = append_move(session, table, None, decision, events, origin, now)
     project_seats(session, after, table.version)
     return after

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from rules.base import extend_decision, forfeit_decision
+from rules.table import extend_decision, forfeit_decision
 from service.eventlog.models import EventOrigin, OutboxMail, TurnClock
 from service.eventlog.store import Table
 from service.i18n import say

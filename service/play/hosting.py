@@ -13,7 +13,8 @@ from typing import Any
 from sqlmodel import Session
 
 from rules import IllegalAction, get_game
-from rules.base import BOT_LEVELS, KEEPER, N_, cancel_decision, draw_decision, keep_decision, replace_decision
+from rules.messages import N_
+from rules.table import BOT_LEVELS, KEEPER, cancel_decision, draw_decision, keep_decision, replace_decision
 from service.eventlog.models import (
     EventOrigin,
     GameRecord,
@@ -55,7 +56,7 @@ class Player:
     name: str
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
-    level: str = KEEPER  # the bot's level (rules.base.BOT_LEVELS) in such a seat
+    level: str = KEEPER  # the bot's level (rules.table.BOT_LEVELS) in such a seat
 
 
 def seat_keeper(name: str, number: int, of: int, level: str = KEEPER) -> Player:

@@ -21,7 +21,7 @@ from flask_babel import force_locale
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.eventlog.models import EventRecord, InboundMail, InboundStatus, OutboxMail, SeatKeeper, TableTalk
 from service.eventlog.store import GameNotFound, Table
 from service.links import LinkError, ReplyLink, day_number

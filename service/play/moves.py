@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, and_, col, or_, select
 
 from rules import IllegalAction
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table

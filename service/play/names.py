@@ -19,7 +19,7 @@ from confusable_homoglyphs import confusables
 from flask import has_app_context
 from flask_babel import force_locale, get_translations
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.i18n import LANGUAGES
 
 MAX_NAME = 40

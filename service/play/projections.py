@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import tuple_
 from sqlmodel import Session, col, or_, select
 
-from rules.base import KEEPER, SEAT_KEPT, SEAT_REPLACED
+from rules.table import KEEPER, SEAT_KEPT, SEAT_REPLACED
 from service.eventlog.models import SeatKeeper, SeatRecord, TurnClock
 from service.eventlog.store import Table
 from service.play.clocks import away_by_seat

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from flask_babel import gettext as _
 from sqlmodel import Session, col, or_, select
 
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.eventlog.models import (
     GameStatus,
     OutboxMail,

@@ -16,8 +16,8 @@ from typing import Any
 
 from flask_babel import get_locale
 
-from rules import double_side
-from rules.base import word
+from rules.double_side.cards import COLOUR_NAMES
+from rules.messages import word
 from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.move_words import (
@@ -175,7 +175,7 @@ def move_words() -> set[str]:
     said = {"play", "set", "my", "move", "please"}
     for message in (COIN, FOLD, TRUMP, AIM, NOTHING, SPEND, KEEP):
         said |= {w.lower() for w in said_everywhere(message)}
-    for colour in double_side.COLOUR_NAMES.values():
+    for colour in COLOUR_NAMES.values():
         said |= {w.lower() for w in said_everywhere(word(colour))}
     return said
 
@@ -200,7 +200,7 @@ def read_ahead(table: Table, seat: int, text: str) -> AheadReading:
         if named is None:
             continue
         situation, rest = named
-        choices = [action for action, _ in rules.ahead_choices(state, seat, situation)]
+        choices = [action for action, _ in rules.ahead.choices(state, seat, situation)]
         chosen = pick(table, seat, choices, rest).action
         if chosen is None:
             unread.append(line.strip())
@@ -223,7 +223,7 @@ def situation_named(names: dict[str, str], line: str) -> tuple[str, str] | None:
 def situation_names(table: Table, seat: int) -> dict[str, str]:
     """The situations the seat may choose a play for now, by their name in each language."""
     names = {}
-    for situation in table.rules.ahead_situations(table.state, seat):
+    for situation in table.rules.ahead.situations(table.state, seat):
         for language in LANGUAGES:
-            names[say_in(language, table.rules.situation_name(situation)).lower()] = situation
+            names[say_in(language, table.rules.ahead.situation_name(situation)).lower()] = situation
     return names

@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, func, select
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.eventlog.models import OutboxMail, TableTalk
 from service.eventlog.store import Table
 from service.mail.own_secrets import CUT, without_secrets

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from rules.base import N_, Message
+from rules.messages import N_, Message
 from service.eventlog.models import GameRecord, TimeoutPolicy
 from service.zones import is_zone
 

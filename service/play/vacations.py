@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
-from rules.base import N_
+from rules.messages import N_
 from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_to_others, player_url

@@ -4,7 +4,7 @@ an only legal move. Pure: no session, no clock."""
 
 from __future__ import annotations
 
-from rules.base import KEEPER
+from rules.table import KEEPER
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.eventlog.store import Table
 

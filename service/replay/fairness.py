@@ -95,7 +95,7 @@ def rerun(
         action = actions[start]
         try:
             if "decision" in action:  # a forfeit or a cancellation: the game's or the host's, no seat's
-                produced = _plain(rules.decide(states[start - 2], action, seats))
+                produced = _plain(rules.table.decide(states[start - 2], action, seats))
             elif (actor := actors[start - 1]) is not None:
                 produced = _plain(rules.act(states[start - 2], actor, action))
             else:  # a move logged as nobody's that is not a decision

@@ -18,7 +18,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from rules import GAMES, get_game
-from rules.base import N_, Event
+from rules.game import Event
+from rules.messages import N_
 from service.eventlog.models import EventOrigin, GameStatus
 from service.eventlog.store import Table, status_of
 from service.i18n import say

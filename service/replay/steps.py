@@ -3,11 +3,11 @@
 * A game's log is folded once per version and the state after every event kept (`Replay`, cached
   per process and extended when the game moves on), so a step costs one view, never a fold.
 * Who sees what (`Viewer`): through a player's link during the game, that seat sees at each step
-  what it knew then and may still look at now (`replay_view`: its own hand, public information,
+  what it knew then and may still look at now (`view(..., as_of=now)`: its own hand, public information,
   collected tricks only as the table's history option allows); a spectator sees public information
   only; once the game is over the players, and anyone with the public replay link if the host
   allows it, see every card face up (`open_view`). A replay ends at the game's current version.
-* Each step reads as a line (`describe` / `replay_describe`) and belongs to a chapter (a round or
+* Each step reads as a line (`describe`, with `as_of=now` in a replay) and belongs to a chapter (a round or
   war) and maybe a part (a trick), by the rules' `heading`.
 """
 
@@ -21,7 +21,9 @@ from typing import Any
 from flask_babel import gettext as _
 
 from rules import get_game
-from rules.base import N_, SEAT_KEPT, Event, Heading, Message, ScoreSheet
+from rules.game import Event, Heading, ScoreSheet
+from rules.messages import N_, Message
+from rules.table import SEAT_KEPT
 from service.eventlog.models import EventOrigin, GameStatus
 from service.eventlog.store import FoldCache, Table
 from service.i18n import say
@@ -250,7 +252,7 @@ def step_line(table: Table, replay: Replay, viewer: Viewer, number: int) -> str 
     elif viewer.face_up:
         line = table.rules.describe(event, None, table.names)
     else:
-        line = table.rules.replay_describe(event, viewer.seat, table.names, replay.states[-1])
+        line = table.rules.describe(event, viewer.seat, table.names, as_of=replay.states[-1])
     return say(line) if line else None
 
 
@@ -259,7 +261,7 @@ def step_page(table: Table, replay: Replay, viewer: Viewer, number: int) -> Step
     rules = table.rules
     state, step = replay.states[number - 1], replay.steps[number - 1]
     view = (
-        rules.open_view(state) if viewer.face_up else rules.replay_view(state, viewer.seat, replay.states[-1])
+        rules.open_view(state) if viewer.face_up else rules.view(state, viewer.seat, as_of=replay.states[-1])
     )
     return StepPage(
         step,

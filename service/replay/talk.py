@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from rules.base import Message
+from rules.messages import Message
 from service.eventlog.models import TableTalk
 from service.eventlog.store import Table
 from service.replay.steps import Replay

@@ -163,14 +163,14 @@ def ahead_json(access: SeatAccess) -> dict[str, Any]:
         "plays": [
             {
                 "situation": play.situation,
-                "name": say(rules.situation_name(play.situation)),
+                "name": say(rules.ahead.situation_name(play.situation)),
                 "action": play.action,
             }
             for play in queue_of(rt, table, seat)
         ],
         "situations": [
-            {"situation": situation, "name": say(rules.situation_name(situation))}
-            for situation in rules.ahead_situations(table.state, seat)
+            {"situation": situation, "name": say(rules.ahead.situation_name(situation))}
+            for situation in rules.ahead.situations(table.state, seat)
         ],
     }
 

@@ -41,7 +41,7 @@ MOVE_DAY_CHOICES = [
     SelectChoice(str(NO_LIMIT), _l("No time limit")),
     *(SelectChoice(str(n), _nl("%(num)s day per move", "%(num)s days per move", n)) for n in MOVE_DAYS),
 ]
-# A bot seat's level, weakest first (the words are rules.base.BOT_LEVELS', capitalised for a list).
+# A bot seat's level, weakest first (the words are rules.table.BOT_LEVELS', capitalised for a list).
 LEVEL_CHOICES = [
     SelectChoice("keeper", _l("Seat-keeper: holds the seat")),
     SelectChoice("steady", _l("Steady: a fair opponent")),

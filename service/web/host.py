@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
-from rules.base import BOT_LEVELS, KEEPER
+from rules.table import BOT_LEVELS, KEEPER
 from service.eventlog.models import SeatKeeper
 from service.i18n import say
 from service.links import LinkError

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from rules.base import BOT_LEVELS
+from rules.table import BOT_LEVELS
 from service.catalog import CATALOG
 from service.eventlog.models import GameRequest
 from service.eventlog.store import GameNotFound

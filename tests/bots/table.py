@@ -11,7 +11,8 @@ from typing import Any
 
 from bots import choose_action
 from rules import get_game
-from rules.base import Action, Event, Game
+from rules.game import Event, Game
+from rules.shapes import Action
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ seat 3, the keeper, plays last)."""
 
 from __future__ import annotations
 
-from rules.double_side import DECK
+from rules.double_side.cards import DECK
 from tests.bots.table import Table
 
 LEADER_DICE = [[1, 2], [3, 5], [2, 6]]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dualis import CARDS, PlayedCard, trick_outcome
+from rules.dualis.cards import CARDS, PlayedCard, trick_outcome
 from tests.bots.table import Config, Table, dualis_configs
 
 # Seat 1 leads; seat 0 (the keeper in these positions) plays last, its partner is seat 2.

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from rules.dupli import BASE_STRENGTH, FULL_DECK
+from rules.dupli.cards import BASE_STRENGTH, FULL_DECK
 from tests.bots.table import Table
 
 

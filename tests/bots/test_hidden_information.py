@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from rules.double_side import DECK as DOUBLE_SIDE_DECK
-from rules.dualis import CARDS as DUALIS_DECK
-from rules.dupli import FULL_DECK as DUPLI_DECK
-from rules.red_black import DECK as RED_BLACK_DECK
+from rules.double_side.cards import DECK as DOUBLE_SIDE_DECK
+from rules.dualis.cards import CARDS as DUALIS_DECK
+from rules.dupli.cards import FULL_DECK as DUPLI_DECK
+from rules.red_black.cards import DECK as RED_BLACK_DECK
 from tests.bots.table import Table
 
 

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.red_black import DECK, colour_of
+from rules.red_black.cards import DECK, colour_of
 from tests.bots.table import Table
 
 FOLD = {"fold": True}

@@ -11,8 +11,8 @@ import pytest
 
 from bots import LEVELS, choose_action, decide, search_seed
 from bots import search as search_module
-from rules.base import BOT_LEVELS
 from rules.rng import SeededRandom
+from rules.table import BOT_LEVELS
 from tests.bots.table import CONFIGS, Config, Table
 
 # One configuration per game keeps the search's CPU in bounds; the variants share the search.

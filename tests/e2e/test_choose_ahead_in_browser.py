@@ -26,10 +26,10 @@ def fitting_choices(app: Flask, game_id: str, seat: int) -> dict[str, str]:
     table = app.extensions["pbem"].read_table(game_id)
     rules, state = table.rules, table.state
     chosen = {}
-    for situation in rules.ahead_situations(state, seat):
-        for action, _ in rules.ahead_choices(state, seat, situation):
+    for situation in rules.ahead.situations(state, seat):
+        for action, _ in rules.ahead.choices(state, seat, situation):
             try:
-                rules.check_ahead(state, seat, situation, action)
+                rules.ahead.check(state, seat, situation, action)
             except IllegalAction:
                 continue
             chosen[situation] = as_json(action)

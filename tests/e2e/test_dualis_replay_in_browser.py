@@ -9,8 +9,9 @@ import re
 from flask import Flask
 from playwright.sync_api import expect
 
-from rules.base import plain
-from rules.dualis import CARDS, card_name
+from rules.dualis import card_name
+from rules.dualis.cards import CARDS
+from rules.messages import plain
 from tests.e2e.conftest import ARTIFACTS
 from tests.service.replay_games import EMAILS, finish_by_service, new_game
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules import GAMES, IllegalAction, card_name, get_game
-from rules.base import N_, is_message, plain
+from rules.messages import N_, is_message, plain
 
 SEATS = {"dualis": 4, "double_side": 4, "dupli": 4, "red_black": 2}
 
@@ -43,25 +43,25 @@ def play(game: str, seed: int) -> None:
         if rules.result(state) is not None:
             return
         for seat in range(SEATS[game]):
-            for situation in rules.ahead_situations(state, seat):
+            for situation in rules.ahead.situations(state, seat):
                 action = rng.choice(candidates(game, state, seat, situation))
-                target = rules.ahead_target(state, seat, situation)
+                target = rules.ahead.target(state, seat, situation)
                 try:
-                    chosen.setdefault(seat, {})[target] = rules.check_ahead(state, seat, situation, action)
+                    chosen.setdefault(seat, {})[target] = rules.ahead.check(state, seat, situation, action)
                 except IllegalAction as refusal:
                     assert refusal.msgid
         seat = min(rules.to_act(state))
-        situation = rules.situation(state, seat)
+        situation = rules.ahead.owed(state, seat)
         if situation is not None and chosen.get(seat):
-            mine = {s: a for (s, n), a in chosen[seat].items() if rules.answers_owed(state, seat, s, n)}
+            mine = {s: a for (s, n), a in chosen[seat].items() if rules.ahead.answers_owed(state, seat, s, n)}
             chosen[seat] = {  # those for the trick after wait for it
                 (s, n): a
                 for (s, n), a in chosen[seat].items()
                 if n is not None
-                and not rules.answers_owed(state, seat, s, n)
-                and rules.ahead_now(state, seat, s, n) is not None
+                and not rules.ahead.answers_owed(state, seat, s, n)
+                and rules.ahead.now(state, seat, s, n) is not None
             }
-            made = rules.play_ahead(state, seat, mine)
+            made = rules.ahead.play(state, seat, mine)
             if is_message(made):
                 assert plain(made)  # type: ignore[arg-type]
             else:
@@ -81,19 +81,19 @@ def test_dualis_situations_and_coin_if_one_is_left() -> None:
     deck = [f"{s}{n}{c}" for s in "SM" for n in range(1, 14) for c in "RB"]
     deck[13], deck[26] = deck[26], deck[13]  # seat 1: twelve Stars and M1R
     state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
-    assert rules.ahead_situations(state, 0) == ()  # it owes the lead now
-    assert rules.ahead_situations(state, 1) == ("led:S", "led:M", "then:lead", "then:led:S", "then:led:M")
+    assert rules.ahead.situations(state, 0) == ()  # it owes the lead now
+    assert rules.ahead.situations(state, 1) == ("led:S", "led:M", "then:lead", "then:led:S", "then:led:M")
     with pytest.raises(IllegalAction, match=r"You must follow suit: play a Moon\."):
-        rules.check_ahead(state, 1, "led:M", {"card": "S8R"})
+        rules.ahead.check(state, 1, "led:M", {"card": "S8R"})
     with pytest.raises(IllegalAction, match="cannot arise"):
-        rules.check_ahead(state, 1, "lead", {"card": "S8R"})
+        rules.ahead.check(state, 1, "lead", {"card": "S8R"})
     with pytest.raises(IllegalAction, match="You do not hold"):
-        rules.check_ahead(state, 1, "led:S", {"card": "S1R"})
-    queued = rules.check_ahead(state, 1, "led:S", {"card": "S8R", "coin": True})
+        rules.ahead.check(state, 1, "led:S", {"card": "S1R"})
+    queued = rules.ahead.check(state, 1, "led:S", {"card": "S8R", "coin": True})
     state = after(rules, state, rules.act(state, 0, {"card": "S1R"}))
-    assert rules.situation(state, 1) == "led:S"
-    assert rules.play_ahead(state, 1, {"led:S": queued}) == queued
-    assert plain(rules.play_ahead(state, 1, {"led:M": queued})) == (  # type: ignore[arg-type]
+    assert rules.ahead.owed(state, 1) == "led:S"
+    assert rules.ahead.play(state, 1, {"led:S": queued}) == queued
+    assert plain(rules.ahead.play(state, 1, {"led:M": queued})) == (  # type: ignore[arg-type]
         "you chose no play for this case: if Stars are led"
     )
 
@@ -102,9 +102,9 @@ def test_red_black_never_chooses_a_fold_ahead() -> None:
     rules = get_game("red_black")
     state = rules.fold(rules.start(3, 2, {}))
     state = after(rules, state, rules.act(state, 0, {"card": state.hands[0][0]}))
-    assert rules.ahead_situations(state, 0) == ("card:1",)
+    assert rules.ahead.situations(state, 0) == ("card:1",)
     with pytest.raises(IllegalAction, match="A fold is never chosen ahead"):
-        rules.check_ahead(state, 0, "card:1", {"fold": True})
+        rules.ahead.check(state, 0, "card:1", {"fold": True})
 
 
 @pytest.mark.parametrize("seed", range(1, 6))
@@ -112,18 +112,18 @@ def test_red_black_plays_no_card_chosen_in_an_earlier_round(seed: int) -> None:
     rules = get_game("red_black")
     rng = random.Random(seed)
     state = rules.fold(rules.start(seed, 2, {}))
-    while not rules.ahead_situations(state, 0):
+    while not rules.ahead.situations(state, 0):
         seat = min(rules.to_act(state))
         state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
-    (situation,) = rules.ahead_situations(state, 0)
+    (situation,) = rules.ahead.situations(state, 0)
     chosen = {situation: {"card": state.hands[0][0]}}
     first_round = state.round
     while state.round == first_round or 0 not in rules.to_act(state):
         assert rules.result(state) is None, "the game ended before a second round"
         seat = max(rules.to_act(state))  # the other seat first, so that seat 0 is made to owe
         state = after(rules, state, rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))))
-    assert rules.situation(state, 0) == f"card:{state.round}"
-    assert rules.play_ahead(state, 0, chosen) == (
+    assert rules.ahead.owed(state, 0) == f"card:{state.round}"
+    assert rules.ahead.play(state, 0, chosen) == (
         N_("it was chosen in an earlier round, for another hand"),
         {},
     )
@@ -135,23 +135,23 @@ def test_dualis_chooses_for_the_trick_after_and_waits_for_it() -> None:
     deck[13], deck[26] = deck[26], deck[13]  # seat 1: twelve Stars and M1R
     state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
     # its one Moon may be gone after the coming card, so a Star may be chosen for a Moon lead then
-    rules.check_ahead(state, 1, "then:led:M", {"card": "S8R"})
+    rules.ahead.check(state, 1, "then:led:M", {"card": "S8R"})
     with pytest.raises(IllegalAction, match=r"You must follow suit: play a Star\."):
-        rules.check_ahead(state, 1, "then:led:S", {"card": "M1R"})
-    assert rules.situation_name("then:led:M") == (
+        rules.ahead.check(state, 1, "then:led:S", {"card": "M1R"})
+    assert rules.ahead.situation_name("then:led:M") == (
         N_("in the trick after, %(situation)s"),
         {"situation": (N_("if Moons are led"), {})},
     )
-    coming, number = rules.ahead_target(state, 1, "led:S")
-    later = rules.ahead_target(state, 1, "then:led:S")
+    coming, number = rules.ahead.target(state, 1, "led:S")
+    later = rules.ahead.target(state, 1, "then:led:S")
     assert later == (coming, number + 1)
     state = after(rules, state, rules.act(state, 0, {"card": "S1R"}))
-    assert rules.answers_owed(state, 1, *later) is False  # waits for the trick after
-    assert rules.answers_owed(state, 1, coming, number) is True
+    assert rules.ahead.answers_owed(state, 1, *later) is False  # waits for the trick after
+    assert rules.ahead.answers_owed(state, 1, coming, number) is True
     state = after(rules, state, rules.act(state, 1, {"card": "S8R"}))
-    assert rules.ahead_now(state, 1, coming, number) is None  # its play has passed
-    assert rules.ahead_now(state, 1, *later) == "led:S"  # now the coming card's situation
-    assert rules.ahead_situations(state, 1)[:3] == ("lead", "led:S", "led:M")
+    assert rules.ahead.now(state, 1, coming, number) is None  # its play has passed
+    assert rules.ahead.now(state, 1, *later) == "led:S"  # now the coming card's situation
+    assert rules.ahead.situations(state, 1)[:3] == ("lead", "led:S", "led:M")
 
 
 def test_double_side_offers_no_trick_after_across_the_turn_over() -> None:
@@ -161,10 +161,10 @@ def test_double_side_offers_no_trick_after_across_the_turn_over() -> None:
     seen = set()
     while rules.result(state) is None and state.round < 2:
         for seat in set(range(3)) - rules.to_act(state):
-            situations = rules.ahead_situations(state, seat)
+            situations = rules.ahead.situations(state, seat)
             if not situations:
                 continue
-            coming = rules.coming_play(state, seat) % 100
+            coming = rules.ahead.coming_play(state, seat) % 100
             then = any(situation.startswith("then:") for situation in situations)
             assert then == (coming not in (6, 12)), (coming, situations)
             seen.add(coming)
@@ -180,12 +180,12 @@ def test_dualis_refuses_the_coming_card_again_for_the_trick_after() -> None:
     state = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
     state = after(rules, state, rules.act(state, 0, {"card": "S1R"}))  # seat 2's coming card: led:S only
     with pytest.raises(IllegalAction, match=r"is your coming card: choose another card for the trick after"):
-        rules.check_ahead_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "S7B"}})
-    rules.check_ahead_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "M2R"}})
-    rules.check_ahead_queue(state, 2, {"then:lead": {"card": "S7B"}})  # the coming card may be played by hand
+        rules.ahead.check_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "S7B"}})
+    rules.ahead.check_queue(state, 2, {"led:S": {"card": "S7B"}, "then:lead": {"card": "M2R"}})
+    rules.ahead.check_queue(state, 2, {"then:lead": {"card": "S7B"}})  # the coming card may be played by hand
     # Before the lead, seat 1's coming card depends on the suit led: a card kept in one case may come later.
     fresh = rules.fold(rules.start(1, 4, {"deck": deck, "first_leader": 0}))
-    rules.check_ahead_queue(fresh, 1, {"led:S": {"card": "S8R"}, "then:lead": {"card": "S8R"}})
+    rules.ahead.check_queue(fresh, 1, {"led:S": {"card": "S8R"}, "then:lead": {"card": "S8R"}})
 
 
 def test_double_side_names_the_coming_card_again_by_the_face_in_force() -> None:
@@ -195,8 +195,8 @@ def test_double_side_names_the_coming_card_again_by_the_face_in_force() -> None:
     rng = random.Random(5)
     state = rules.fold(rules.start(5, 3, {}))
     while True:
-        waiting = [s for s in set(range(3)) - rules.to_act(state) if rules.ahead_situations(state, s)]
-        situations = rules.ahead_situations(state, waiting[0]) if waiting else []
+        waiting = [s for s in set(range(3)) - rules.to_act(state) if rules.ahead.situations(state, s)]
+        situations = rules.ahead.situations(state, waiting[0]) if waiting else []
         if any(s.startswith("then:") for s in situations):
             break
         seat = min(rules.to_act(state))
@@ -204,5 +204,5 @@ def test_double_side_names_the_coming_card_again_by_the_face_in_force() -> None:
     card = state.hands[waiting[0]][0]
     queue = {situation: {"card": card} for situation in situations}
     with pytest.raises(IllegalAction) as refused:
-        rules.check_ahead_queue(state, waiting[0], queue)
+        rules.ahead.check_queue(state, waiting[0], queue)
     assert refused.value.params["card"] == card_name("double_side", card, state.side)

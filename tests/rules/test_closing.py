@@ -9,7 +9,7 @@ import random
 import pytest
 
 from rules import GAMES, IllegalAction, get_game
-from rules.base import CANCELLED, FORFEITED
+from rules.table import CANCELLED, FORFEITED
 
 SEATS = {"dualis": 4, "double_side": 3, "dupli": 4, "red_black": 2}
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -39,13 +39,13 @@ def test_a_forfeit_ends_the_game_with_the_other_side_winning(game: str, seed: in
     log = cut_game(game, seed)
     seat = seed % SEATS[game]
     state = rules.fold(log)
-    closing = rules.forfeit(state, seat, SEATS[game])
+    closing = rules.table.forfeit(state, seat, SEATS[game])
     assert [event["type"] for event in closing] == [FORFEITED]
     ended = rules.fold(json.loads(json.dumps(log + closing)))  # as stored
     result = rules.result(ended)
     assert result == {"winners": rules.forfeit_result(state, seat, SEATS[game])["winners"], "forfeit": seat}
     assert seat not in result["winners"] and result["winners"]
-    assert rules.to_act(ended) == frozenset() and not rules.cancelled(ended)
+    assert rules.to_act(ended) == frozenset() and not rules.table.cancelled(ended)
     assert all(rules.legal_actions(ended, s) == [] for s in range(SEATS[game]))
     for viewer in [None, *range(SEATS[game])]:
         assert rules.view(ended, viewer)["closure"] == {"forfeited": seat, "winners": result["winners"]}
@@ -54,7 +54,7 @@ def test_a_forfeit_ends_the_game_with_the_other_side_winning(game: str, seed: in
     assert NAMES[seat] in params.values() and "forfeited" in msgid
     assert rules.heading(ended, closing[0]).chapter == rules.heading(state, log[-1]).chapter or len(log) == 1
     with pytest.raises(IllegalAction):
-        rules.forfeit(ended, (seat + 1) % SEATS[game], SEATS[game])
+        rules.table.forfeit(ended, (seat + 1) % SEATS[game], SEATS[game])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -63,17 +63,17 @@ def test_a_cancelled_game_has_no_result_and_waits_on_nobody(game: str, seed: int
     rules = get_game(game)
     log = cut_game(game, seed)
     state = rules.fold(log)
-    closing = rules.cancel(state, "host")
+    closing = rules.table.cancel(state, "host")
     assert closing == [rules.event(CANCELLED, by="host")]
     ended = rules.fold(json.loads(json.dumps(log + closing)))
-    assert rules.result(ended) is None and rules.cancelled(ended)
+    assert rules.result(ended) is None and rules.table.cancelled(ended)
     assert rules.to_act(ended) == frozenset()
     assert rules.view(ended, 0)["closure"] == {"cancelled": True, "by": "host"}
     seat = min(rules.to_act(state))
     with pytest.raises(IllegalAction):
         rules.act(ended, seat, rules.legal_actions(state, seat)[0])
     with pytest.raises(IllegalAction):
-        rules.cancel(ended, "host")
+        rules.table.cancel(ended, "host")
     assert rules.describe(closing[0], 0, NAMES) == ("The host cancelled the game.", {})
 
 
@@ -86,9 +86,9 @@ def test_a_finished_game_cannot_be_forfeited_or_cancelled() -> None:
         for event in rules.act(state, seat, rng.choice(rules.legal_actions(state, seat))):
             state = rules.apply(state, event)
     with pytest.raises(IllegalAction):
-        rules.forfeit(state, 0, 2)
+        rules.table.forfeit(state, 0, 2)
     with pytest.raises(IllegalAction):
-        rules.cancel(state, "host")
+        rules.table.cancel(state, "host")
 
 
 def test_a_log_cannot_begin_with_a_decision() -> None:

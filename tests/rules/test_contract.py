@@ -1,6 +1,6 @@
-"""The rules contract's plumbing, written once in rules/base.py, holds for every game: a log begins
-with GameStarted, an unknown event is refused in one wording, and the `deck` option takes one deck or
-a list of decks (first shuffle first) with one wording of its errors."""
+"""The rules contract's plumbing, written once in rules/game.py and rules/table.py, holds for every
+game: a log begins with GameStarted, an unknown event is refused in one wording, and the `deck`
+option takes one deck or a list of decks (first shuffle first) with one wording of its errors."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import typing
 import pytest
 
 from rules import GAMES, get_game
-from rules.double_side import DECK as DOUBLE_SIDE_CARDS
-from rules.dualis import CARDS as DUALIS_CARDS
-from rules.dupli import FULL_DECK as DUPLI_CARDS
-from rules.red_black import DECK as RED_BLACK_CARDS
+from rules.double_side.cards import DECK as DOUBLE_SIDE_CARDS
+from rules.dualis.cards import CARDS as DUALIS_CARDS
+from rules.dupli.cards import FULL_DECK as DUPLI_CARDS
+from rules.red_black.cards import DECK as RED_BLACK_CARDS
 
 SEATS = {"dualis": 4, "double_side": 4, "dupli": 4, "red_black": 2}
 CARDS = {
@@ -93,7 +93,7 @@ def played_states(game: str, seed: int) -> list[object]:
         states.append(state)
     before_end = states[len(states) // 2]
     forfeited = before_end
-    for event in rules.forfeit(before_end, 0, seats):
+    for event in rules.table.forfeit(before_end, 0, seats):
         forfeited = rules.apply(forfeited, event)
     return [*states, forfeited]
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.base import Game
 from rules.determinize import Inconsistent, Place, deal_hidden
-from rules.dualis import suit_of
+from rules.dualis.cards import suit_of
+from rules.game import Game
 from rules.rng import SeededRandom
 from tests.bots.table import CONFIGS, Config, Table
 

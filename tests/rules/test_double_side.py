@@ -1,4 +1,4 @@
-"""Double Side Play (rules/double_side.py): the rulebook (seeds/001), RULINGS.md §2 and the contract.
+"""Double Side Play (rules/double_side/): the rulebook (seeds/001), RULINGS.md §2 and the contract.
 
 Hands are fixed with options["deck"] (dealt in blocks of 12 in seat order, the rest set aside) and
 rolls with options["dice"]; a round is played out by per-seat card preferences (the first preferred
@@ -15,11 +15,9 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.base import plain
-from rules.double_side import (
+from rules.double_side import GAME
+from rules.double_side.cards import (
     DECK,
-    GAME,
-    State,
     first_leader,
     number,
     roll_dice,
@@ -28,6 +26,8 @@ from rules.double_side import (
     trump_chooser,
     white_of,
 )
+from rules.double_side.state import State
+from rules.messages import plain
 from rules.rng import SeededRandom
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]

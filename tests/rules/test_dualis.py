@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.base import plain
-from rules.dualis import (
+from rules.dualis import GAME
+from rules.dualis.cards import (
     CARD_INFO,
     CARDS,
-    GAME,
     PlayedCard,
     iso_game_over,
     round_winners,
@@ -23,6 +22,7 @@ from rules.dualis import (
     side_score,
     trick_outcome,
 )
+from rules.messages import plain
 from rules.rng import SeededRandom
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]

@@ -1,4 +1,4 @@
-"""Dupli (rules/dupli.py): the rulebook's worked examples, RULINGS.md §3 and its finer points, the
+"""Dupli (rules/dupli/): the rulebook's worked examples, RULINGS.md §3 and its finer points, the
 Charge window, hidden choices, and random games checked at every step."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.base import plain
-from rules.dupli import CARD_ORDER, FULL_DECK, GAME, State, legal_pairs
+from rules.dupli import GAME
+from rules.dupli.cards import CARD_ORDER, FULL_DECK, legal_pairs
+from rules.dupli.state import State
+from rules.messages import plain
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 A, B, C, D = 0, 1, 2, 3

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from rules import GAMES, IllegalAction, get_game
-from rules.base import (
+from rules.table import (
     DEADLINE_EXTENDED,
     DRAWN,
     SEAT_KEPT,
@@ -36,7 +36,7 @@ def test_table_decisions_change_nothing_of_the_play(game: str, seed: int) -> Non
         keep_decision(owing, False),
         extend_decision(owing, 3),
     ]
-    events = [event for decision in decisions for event in rules.decide(state, decision, seats)]
+    events = [event for decision in decisions for event in rules.table.decide(state, decision, seats)]
     assert [event["type"] for event in events] == [SEAT_REPLACED, SEAT_KEPT, SEAT_KEPT, DEADLINE_EXTENDED]
     after = rules.fold(json.loads(json.dumps(log + events)))  # as stored
     assert after == state
@@ -61,15 +61,15 @@ def test_a_draw_ends_the_game_with_every_seat_among_the_winners(game: str) -> No
     rules = get_game(game)
     log = cut_game(game, 3)
     seats = SEATS[game]
-    events = rules.decide(rules.fold(log), draw_decision("host"), seats)
+    events = rules.table.decide(rules.fold(log), draw_decision("host"), seats)
     assert events == [rules.event(DRAWN, by="host", winners=list(range(seats)))]
     ended = rules.fold(json.loads(json.dumps(log + events)))
     assert rules.result(ended) == {"winners": list(range(seats)), "draw": True}
-    assert rules.to_act(ended) == frozenset() and not rules.cancelled(ended)
+    assert rules.to_act(ended) == frozenset() and not rules.table.cancelled(ended)
     assert rules.view(ended, None)["closure"] == {"drawn": True, "by": "host", "winners": list(range(seats))}
     assert rules.describe(events[0], 0, NAMES) == ("The host ended the game as a draw.", {})
     with pytest.raises(IllegalAction):
-        rules.decide(ended, extend_decision(0, 1), seats)
+        rules.table.decide(ended, extend_decision(0, 1), seats)
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_draw_ends_the_game_with_every_seat_among_the_winners(game: str) -> No
 def test_malformed_decisions_are_refused(decision: dict) -> None:
     rules = get_game("red_black")
     with pytest.raises(IllegalAction):
-        rules.decide(rules.fold(rules.start(1, 2, {})), decision, 2)
+        rules.table.decide(rules.fold(rules.start(1, 2, {})), decision, 2)
 
 
 def test_more_time_only_for_a_seat_the_game_waits_on() -> None:
@@ -96,4 +96,4 @@ def test_more_time_only_for_a_seat_the_game_waits_on() -> None:
     state = rules.fold(rules.start(1, 4, {}))
     idle = next(seat for seat in range(4) if seat not in rules.to_act(state))
     with pytest.raises(IllegalAction, match="not waiting"):
-        rules.decide(state, extend_decision(idle, 2), 4)
+        rules.table.decide(state, extend_decision(idle, 2), 4)

@@ -22,16 +22,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, get_game
-from rules.base import Event, Game, plain
-from rules.double_side import DECK as DOUBLE_SIDE_DECK
-from rules.double_side import DoubleSideView, targets
-from rules.dualis import CARD_INFO, DualisView, side_score
-from rules.dualis import CARDS as DUALIS_CARDS
-from rules.dupli import FULL_DECK as DUPLI_DECK
-from rules.dupli import DupliView
-from rules.red_black import DECK as RED_BLACK_DECK
-from rules.red_black import RedBlackDuelView as RedBlackView
+from rules.double_side.cards import DECK as DOUBLE_SIDE_DECK
+from rules.double_side.cards import targets
+from rules.double_side.view import DoubleSideView
+from rules.dualis.cards import CARD_INFO, side_score
+from rules.dualis.cards import CARDS as DUALIS_CARDS
+from rules.dualis.view import DualisView
+from rules.dupli.cards import FULL_DECK as DUPLI_DECK
+from rules.dupli.view import DupliView
+from rules.game import Event, Game
+from rules.messages import plain
 from rules.red_black import card_name as red_black_card_name
+from rules.red_black.cards import DECK as RED_BLACK_DECK
+from rules.red_black.view import RedBlackDuelView as RedBlackView
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 WORD = re.compile(r"[A-Za-z0-9]+")
@@ -117,7 +120,7 @@ def check_step(spec: Spec, run: Run, views: bool) -> None:
     assert Counter(spec.places(state)) == Counter(spec.cards), "every card in exactly one place"
     to_act = rules.to_act(state)
     assert to_act and all(0 <= s < run.seats for s in to_act) and rules.result(state) is None
-    assert rules.result(state) is None and not rules.cancelled(state)
+    assert rules.result(state) is None and not rules.table.cancelled(state)
     for seat in range(run.seats):
         legal = rules.legal_actions(state, seat)
         assert len({js(a) for a in legal}) == len(legal), "each legal action listed once"
@@ -207,7 +210,7 @@ def check_end(spec: Spec, run: Run) -> None:
     result = rules.result(state)
     assert result is not None and result["winners"]
     assert all(0 <= w < run.seats for w in result["winners"])
-    assert rules.result(state) is not None and not rules.cancelled(state)
+    assert rules.result(state) is not None and not rules.table.cancelled(state)
     assert rules.to_act(state) == frozenset()
     assert all(rules.legal_actions(state, s) == [] for s in range(run.seats))
     with pytest.raises(IllegalAction):

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.base import plain
-from rules.red_black import DECK, GAME, card_name, colour_of, game_end, stronger
+from rules.messages import plain
+from rules.red_black import GAME, card_name
+from rules.red_black.cards import DECK, colour_of, game_end, stronger
 from rules.rng import SeededRandom
 
 FOLD = {"fold": True}

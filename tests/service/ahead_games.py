@@ -15,7 +15,9 @@ from typing import Any
 from flask import Flask
 from sqlmodel import Session, col, select
 
-from rules.base import Action, Game, Message, is_message
+from rules.game import Game
+from rules.messages import Message, is_message
+from rules.shapes import Action
 from service.eventlog.models import AheadPlay, EventOrigin
 from service.eventlog.store import Table, append_events, load_table
 from service.play.hosting import create_game
@@ -57,9 +59,9 @@ def cases_from(rules: Game, state: Any, seat: int, rng: random.Random) -> Iterat
     """Every play the seat may choose now whose due moment comes within MAX_WAIT random moves of the
     others (found on one random path), fitting or not, with an empty opening."""
     offered = [
-        (situation, rules.ahead_target(state, seat, situation), action)
-        for situation in rules.ahead_situations(state, seat)
-        for action, _ in rules.ahead_choices(state, seat, situation)
+        (situation, rules.ahead.target(state, seat, situation), action)
+        for situation in rules.ahead.situations(state, seat)
+        for action, _ in rules.ahead.choices(state, seat, situation)
     ]
     if not offered:
         return
@@ -76,7 +78,7 @@ def cases_from(rules: Game, state: Any, seat: int, rng: random.Random) -> Iterat
         state = after(rules, state, mover, move)
         if rules.result(state) is not None:
             return
-        owed = rules.situation(state, seat)
+        owed = rules.ahead.owed(state, seat)
         if seat in rules.to_act(state):
             if owed is None:
                 return
@@ -96,9 +98,9 @@ def due_cases(
     for the trick after wait for a later play)."""
     legal = rules.legal_actions(state, seat)
     for situation, (as_owed, number), action in offered:
-        if not rules.answers_owed(state, seat, as_owed, number):
+        if not rules.ahead.answers_owed(state, seat, as_owed, number):
             continue
-        made = rules.play_ahead(state, seat, {as_owed: action})
+        made = rules.ahead.play(state, seat, {as_owed: action})
         fits = not is_message(made)
         others = [a for a in legal if a != made and "fold" not in a]
         if not others:

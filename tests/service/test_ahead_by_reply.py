@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.base import THEN
+from rules.ahead import THEN
 from service.eventlog.models import AheadStatus, InboundStatus
 from service.i18n import say
 from service.mail.drafting import draft_mail
@@ -35,8 +35,8 @@ def in_words(app: Flask, game_id: str, case: AheadCase) -> str:
     them."""
     table = app.extensions["pbem"].read_table(game_id)
     with app.test_request_context():
-        situation = say(table.rules.situation_name(case.situation))
-        choices = table.rules.ahead_choices(table.state, case.seat, case.situation)
+        situation = say(table.rules.ahead.situation_name(case.situation))
+        choices = table.rules.ahead.choices(table.state, case.seat, case.situation)
         label = next(say(label) for action, label in choices if action == case.action)
     return f"{situation}: {label}"
 
@@ -84,7 +84,8 @@ def test_a_seats_mail_says_how_to_choose_ahead_by_reply_and_its_example_is_read(
     with pg_app.test_request_context():
         mail = draft_mail(rt, table, MailKind.REPORT, case.seat, {"link": links[case.seat]})
         situations = [
-            say(table.rules.situation_name(s)) for s in table.rules.ahead_situations(table.state, case.seat)
+            say(table.rules.ahead.situation_name(s))
+            for s in table.rules.ahead.situations(table.state, case.seat)
         ]
     assert mail is not None
     assert "Or choose your coming play ahead: reply with one line per situation, such as" in mail.text_body
@@ -94,7 +95,7 @@ def test_a_seats_mail_says_how_to_choose_ahead_by_reply_and_its_example_is_read(
     message_id, _ = reply(listening, mail.reply_to, f"{example}\n", email(case.seat))
     assert inbound_row(pg_app, message_id).status == InboundStatus.AHEAD
     stored = pg_app.test_client().get(f"/api{links[case.seat]}/ahead").get_json()["plays"]
-    assert [play["situation"] for play in stored] == [table.rules.ahead_situations(table.state, case.seat)[0]]
+    assert [play["situation"] for play in stored] == [table.rules.ahead.situations(table.state, case.seat)[0]]
 
 
 def test_a_seat_that_owes_a_move_is_not_told_to_choose_ahead(pg_app: Flask) -> None:
@@ -112,11 +113,11 @@ def test_a_reply_in_japanese_chooses_for_the_trick_after(pg_app: Flask, listenin
     game_id, links, case = game_with_case(pg_app, "dualis")
     table = rt.read_table(game_id)
     rules = table.rules
-    later = [s for s in rules.ahead_situations(table.state, case.seat) if s.startswith(THEN)]
+    later = [s for s in rules.ahead.situations(table.state, case.seat) if s.startswith(THEN)]
     assert later, "the seat may choose for the trick after"
-    action, label = rules.ahead_choices(table.state, case.seat, later[-1])[0]
+    action, label = rules.ahead.choices(table.state, case.seat, later[-1])[0]
     with pg_app.test_request_context():
-        line = f"{say_in('ja', rules.situation_name(later[-1]))}: {say_in('ja', label)}"
+        line = f"{say_in('ja', rules.ahead.situation_name(later[-1]))}: {say_in('ja', label)}"
     assert line.startswith("その次のトリックで")
     message_id, _ = reply(
         listening, latest_mail(pg_app, email(case.seat)).reply_to, f"{line}\n", email(case.seat)

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.base import Action
+from rules.shapes import Action
 from service.eventlog.models import AheadStatus, EventOrigin
 from service.eventlog.store import Table
 from service.i18n import say
@@ -161,7 +161,7 @@ def test_a_newer_queue_racing_the_move_that_makes_it_due_is_made_or_refused_neve
     newer = next(
         (
             action
-            for action, _ in rt.read_table(game_id).rules.ahead_choices(
+            for action, _ in rt.read_table(game_id).rules.ahead.choices(
                 rt.read_table(game_id).state, case.seat, case.situation
             )
             if action != case.action

@@ -15,7 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from rules import IllegalAction
-from rules.base import THEN, Action
+from rules.ahead import THEN
+from rules.shapes import Action
 from service import create_app
 from service.eventlog.models import EventOrigin
 from service.play.ahead import set_queue
@@ -59,17 +60,17 @@ def choose_ahead(rt: Runtime, game_id: str, rng: random.Random) -> int | None:
     """A random seat offered situations chooses a random play for each; the seat, or None."""
     table = rt.read_table(game_id)
     rules, state = table.rules, table.state
-    offered = [seat for seat in range(len(table.seats)) if rules.ahead_situations(state, seat)]
+    offered = [seat for seat in range(len(table.seats)) if rules.ahead.situations(state, seat)]
     if not offered or table.result is not None:
         return None
     seat = rng.choice(offered)
     plays = []
-    for situation in rules.ahead_situations(state, seat):
-        choices = rules.ahead_choices(state, seat, situation)
+    for situation in rules.ahead.situations(state, seat):
+        choices = rules.ahead.choices(state, seat, situation)
         if choices:
             plays.append({"situation": situation, "action": rng.choice(choices)[0]})
     try:
-        rules.check_ahead_queue(state, seat, {play["situation"]: play["action"] for play in plays})
+        rules.ahead.check_queue(state, seat, {play["situation"]: play["action"] for play in plays})
     except IllegalAction:  # the coming card again for the trick after: a person is told to choose again
         plays = [play for play in plays if not play["situation"].startswith(THEN)]
     set_queue(rt, game_id, seat, plays)

@@ -8,7 +8,7 @@ import random
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.double_side import DECK
+from rules.double_side.cards import DECK
 from service.eventlog.models import EventOrigin
 from service.play.hosting import create_game
 from tests.helpers import mails, moves_by_origin, play_path, post_form

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from rules.base import SEAT_KEPT
+from rules.table import SEAT_KEPT
 from service import create_app
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.play.automatic import next_automatic

@@ -16,7 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from rules import dualis
-from rules.base import Message, plain
+from rules.dualis import ahead as dualis_ahead
+from rules.dualis import play as dualis_play
+from rules.dualis import words as dualis_words
+from rules.messages import Message, plain
 from service import create_app
 from service.eventlog.store import Table
 from service.mail.drafting import player_url, watch_url
@@ -75,7 +78,7 @@ def lines(table: Table) -> Iterator[Message]:
         for reader in (None, *range(len(table.seats))):
             for line in (
                 rules.describe(event, reader, names),
-                rules.replay_describe(event, reader, names, table.state),
+                rules.describe(event, reader, names, as_of=table.state),
             ):
                 if line:
                     yield line
@@ -163,7 +166,8 @@ def test_the_scan_finds_a_printed_code(
 ) -> None:
     """The scan is not blind: with Duālis naming its cards by their codes again, it finds them in
     the lines, on the pages (the recent moves, a card's label) and in the mails."""
-    monkeypatch.setattr(dualis, "card_name", lambda card, colour=None: ("%(code)s", {"code": card}))
+    for module in (dualis, dualis_words, dualis_ahead, dualis_play):  # each names cards by `card_name`
+        monkeypatch.setattr(module, "card_name", lambda card, colour=None: ("%(code)s", {"code": card}))
     rt = embedded.extensions["pbem"]
     game_id = new_game(rt, "dualis", 4, {"short": True}, seed=5)
     rng = random.Random(5)

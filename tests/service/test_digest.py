@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
-from rules.base import plain
+from rules.messages import plain
 from rules.red_black import card_name
 from service.eventlog.models import DigestRecord
 from service.mail.digest import draft_digest, due_digests, send_due_digests

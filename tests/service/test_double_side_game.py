@@ -12,8 +12,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.base import plain
-from rules.double_side import BLACK, DECK, card_name
+from rules.double_side import card_name
+from rules.double_side.cards import BLACK, DECK
+from rules.messages import plain
 from service.play.hosting import Player, create_game
 from tests.helpers import mails, move_form, without_links
 from tests.service.play import play_by_api, seat_links

@@ -17,7 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from rules.dupli import FULL_DECK, GAME
+from rules.dupli import GAME
+from rules.dupli.cards import FULL_DECK
 from service.eventlog.models import OutboxMail
 from service.play.hosting import Player, create_game
 from tests.helpers import mails, move_form, play_path

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules import get_game
-from rules.base import cancel_decision, forfeit_decision
+from rules.table import cancel_decision, forfeit_decision
 from service.replay.fairness import Rerun, commitment, preimage, rerun
 
 
@@ -106,7 +106,7 @@ def test_a_forfeit_or_a_cancellation_ending_the_log_is_rerun_from_its_decision()
         log = played(game, seats, 11, {}, moves=5)
         rules, state = log["rules"], log["rules"].fold(log["events"])
         for action in (forfeit_decision(seats - 1), cancel_decision("host")):
-            ended = decided(log, action, rules.decide(state, action, seats))
+            ended = decided(log, action, rules.table.decide(state, action, seats))
             assert check(ended) == Rerun(6, None), (game, action)
 
 
@@ -133,6 +133,6 @@ def test_nothing_follows_a_decision_in_a_log() -> None:
     rules = get_game("red_black")
     log = played("red_black", 2, 5, {}, moves=4)
     state = rules.fold(log["events"])
-    forfeit = rules.decide(state, forfeit_decision(0), 2)
+    forfeit = rules.table.decide(state, forfeit_decision(0), 2)
     with pytest.raises(ValueError, match="nothing follows"):
         rules.fold([*log["events"], *forfeit, {"type": "GameCancelled", "v": 1, "by": "host"}])

@@ -55,7 +55,7 @@ def test_every_play_a_mail_offers_ahead_is_read_back_as_that_play(
             with force_locale(language):
                 groups = ahead_plays(table, seat)
                 links = ahead_links(groups, ADDRESS, "Duālis — Ann")
-                situations = table.rules.ahead_situations(table.state, seat)
+                situations = table.rules.ahead.situations(table.state, seat)
                 assert [group.name for group in links] == [group.name for group in groups]
                 assert len(groups) == len(situations)
                 for group, linked in zip(groups, links, strict=True):
@@ -76,7 +76,7 @@ def test_a_mail_to_a_seat_that_may_choose_ahead_links_each_play(
     game_id = new_game(rt, game, seats, {}, 11)
     for _ in range(60):
         table = rt.read_table(game_id)
-        seat = next((s for s in range(seats) if table.rules.ahead_situations(table.state, s)), None)
+        seat = next((s for s in range(seats) if table.rules.ahead.situations(table.state, s)), None)
         if seat is not None:
             break
         add_moves(rt, game_id, rng, 1)

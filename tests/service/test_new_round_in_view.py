@@ -78,10 +78,10 @@ def test_dualis_replay_keeps_the_round_before_face_down_later(sqlite_app: Flask)
     table = sqlite_app.extensions["pbem"].read_table(game_id)
     deal = next(i for i, e in enumerate(table.events) if e["type"] == "RoundDealt" and e["round"] == 2)
     opening = rules.fold(table.events[: deal + 1])  # round 2 dealt, the round before still in view
-    then = rules.replay_view(opening, 0, table.state)["previous_round"]
+    then = rules.view(opening, 0, as_of=table.state)["previous_round"]
     assert then is not None and all(p["card"] is None for p in then["last_trick"]["plays"])
     live = rules.view(opening, 0)["previous_round"]
-    assert rules.replay_view(opening, 0, opening)["previous_round"] == live
+    assert rules.view(opening, 0, as_of=opening)["previous_round"] == live
 
 
 def test_double_side_new_round_shows_the_round_before(sqlite_app: Flask) -> None:

@@ -10,7 +10,7 @@ from flask import Flask
 from sqlalchemy import text
 from sqlmodel import Session
 
-from rules.base import SEAT_KEPT, keep_decision
+from rules.table import SEAT_KEPT, keep_decision
 from service.db import alembic_config
 from service.eventlog.models import EventOrigin, SeatKeeper
 from service.play.hosting import keep_seat

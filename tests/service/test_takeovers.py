@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.base import DEADLINE_EXTENDED, DRAWN, FORFEITED, SEAT_KEPT, SEAT_REPLACED
+from rules.table import DEADLINE_EXTENDED, DRAWN, FORFEITED, SEAT_KEPT, SEAT_REPLACED
 from service import create_app
 from service.eventlog.models import EventOrigin, GameStatus, SeatKeeper
 from service.replay.steps import replay_of

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from rules.base import closing_line, is_message, plain
+from rules.messages import is_message, plain
+from rules.table import closing_line
 from service import create_app
 from service.i18n import say
 from tests.conftest import app_config

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from rules.base import Action
+from rules.shapes import Action
 from service import create_app
 from service.eventlog.models import AheadStatus, EventOrigin
 from service.play.moves import MoveStatus, submit_move

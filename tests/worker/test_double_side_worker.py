@@ -12,7 +12,7 @@ from email.message import Message
 from flask import Flask
 from flask.testing import FlaskClient
 
-from rules.double_side import DECK
+from rules.double_side.cards import DECK
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from service.play.seat_settings import set_auto_play

@@ -12,7 +12,7 @@ from email.utils import make_msgid
 from flask import Flask
 
 from rules import card_name
-from rules.base import plain
+from rules.messages import plain
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
 from tests.helpers import mails, wait_until

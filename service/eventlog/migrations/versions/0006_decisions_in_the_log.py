@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from rules import get_game
-from rules.base import CLOSING_EVENTS, cancel_decision, forfeit_decision
+from rules.table import CLOSING_EVENTS, cancel_decision, forfeit_decision
 
 revision: str = "0006"
 down_revision: str | None = "0005"
@@ -73,7 +73,7 @@ def _append_decision(conn: sa.Connection, game: Any) -> None:
         decision = forfeit_decision(game.forfeit_seat)
         origin = "host" if game.timeout == "host" else "game"
     when = game.finished_at or datetime.now(UTC)
-    for offset, event in enumerate(rules.decide(state, decision, seats), start=1):
+    for offset, event in enumerate(rules.table.decide(state, decision, seats), start=1):
         assert event["type"] in CLOSING_EVENTS
         conn.execute(
             EVENTS.insert().values(

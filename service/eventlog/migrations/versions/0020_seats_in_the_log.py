@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from rules import get_game
-from rules.base import KEEPER, SEAT_KEPT, SEAT_REPLACED, keep_decision
+from rules.table import KEEPER, SEAT_KEPT, SEAT_REPLACED, keep_decision
 
 revision: str = "0020"
 down_revision: str | None = "0019"
@@ -85,7 +85,7 @@ def _append_missing(conn: sa.Connection, game: Any, now: datetime) -> None:
     state = rules.fold(events)
     seq = len(events)
     for decision, origin in _missing(events, list(seats)):
-        for offset, event in enumerate(rules.decide(state, decision, len(seats)), start=1):
+        for offset, event in enumerate(rules.table.decide(state, decision, len(seats)), start=1):
             state = rules.apply(state, event)
             seq += 1
             conn.execute(
