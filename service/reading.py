@@ -210,9 +210,47 @@ def deciding_chapter(table: Table, replay: Replay) -> dict[str, Any] | None:
 
 
 def seat_json(rt: Runtime, table: Table, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
-    """The game's part of a seat's JSON twin: `summary` (as for its page) and the table talk."""
+    """The game's part of a seat's JSON twin: `summary` (as for its page), the table talk and
+    whose mail does not arrive."""
     pace = table_pace(table, replay_of(rt.replays, table), rt.clock.now())
-    return {**summary, "talk": seat_talk_json(rt, table, seat), "pace": pace_json(pace)}
+    return {
+        **summary,
+        "talk": seat_talk_json(rt, table, seat),
+        "pace": pace_json(pace),
+        **mail_arrival_json(table_reading(table), seat),
+    }
+
+
+def mail_arrival_json(table: TableReading, seat: int) -> dict[str, Any]:
+    """Mail that does not arrive, as a seat's JSON twin gives it (what its page says): its own
+    address's state with the server's words, and the other seats whose mail does not arrive, by
+    name only (their server's words may name their address)."""
+    own = table.seats[seat]
+    since = own.unreachable_since
+    return {
+        "my_mail": {
+            "arriving": since is None,
+            "since": since.isoformat() if since else None,
+            "reason": own.unreachable_reason if since else "",
+            "message": _(
+                "Mail to your address is not arriving (%(reason)s), so the game sends you no mail. Give "
+                "an address that works: you keep your seat, and your new link is mailed there.",
+                reason=own.unreachable_reason,
+            )
+            if since
+            else None,
+        },
+        "mail_not_arriving": [
+            {
+                "seat": other.seat,
+                "name": other.name,
+                "since": other.unreachable_since.isoformat(),
+                "message": _("Mail to %(name)s is not arriving.", name=other.name),
+            }
+            for other in table.seats
+            if other.unreachable_since is not None and other.seat != seat
+        ],
+    }
 
 
 def seat_talk_json(rt: Runtime, table: Table, seat: int) -> list[dict[str, Any]]:

@@ -56,6 +56,10 @@ class GameRecord(SQLModel, table=True):
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
     language: str = Field(default="", max_length=8)  # the table's language, chosen by the host ("": none)
     replies_from_any: bool = Field(default=False)  # a reply may come from another address (forwarding)
+    # Mail to the host's address does not arrive, as for a seat (SeatRecord.unreachable_at): derived
+    # from the bounce records of the host's mails; cleared when the host gives a new address.
+    host_unreachable_at: datetime | None = None
+    host_unreachable_reason: str = Field(default="", max_length=500)
     # The seq of the log's last event, kept by every append in its transaction: a reader whose folded
     # log is that long reads no events.
     version: int = Field(default=0)

@@ -27,7 +27,7 @@ from service.eventlog.store import GameNotFound, Table
 from service.links import LinkError, ReplyLink, day_number
 from service.localtime import as_utc
 from service.mail.drafting import draft_mail, mail_language, new_message_id, player_url
-from service.mail.intake import from_forged, headers_only, query_safe, unreadable
+from service.mail.intake import claimed, from_forged, headers_only, query_safe, unreadable
 from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.ahead import AheadRefused, set_queue
@@ -106,13 +106,7 @@ def _claim(rt: Runtime, message_id: str, link: ReplyLink) -> int | None:
         received_at=rt.clock.now(),
         status=InboundStatus.RECEIVED,
     )
-    with Session(rt.engine, expire_on_commit=False) as session:
-        session.add(row)
-        try:
-            session.commit()
-        except IntegrityError:
-            return None
-    return row.id
+    return claimed(rt.engine, row)
 
 
 def _record(rt: Runtime, message_id: str, link: ReplyLink | None, status: InboundStatus) -> None:
