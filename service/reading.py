@@ -279,7 +279,7 @@ def since_lines(rt: Runtime, table: Table, seat: int) -> list[str]:
 
 def talk_since(rt: Runtime, table: Table, seat: int) -> list[str]:
     """What the others said at the table since the seat's last move, in words ("Ann said …")."""
-    with rt.reading() as session:  # committed messages: those sent with this move come next
+    with rt.reading() as session:  # in a move's unit of work, the words sent with it too
         lines = talk_lines(
             session,
             table,

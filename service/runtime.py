@@ -97,10 +97,15 @@ class Runtime:
         `shared_reads` scope (a web request, a task) every such session shares the scope's one
         connection, in autocommit: each statement sees what was committed when it ran, as the short
         transaction of each read did, while a page's many reads (or a move's mails) cost one pool
-        checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each."""
+        checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each. Inside a
+        game's unit of work, reads share its transaction: the mails a move causes read what the
+        move wrote (the words sent with it), not only what was committed before."""
         return Session(self._read_bind(), expire_on_commit=False)
 
     def _read_bind(self) -> Engine | Connection:
+        writing = _WRITING.get()
+        if writing is not None:
+            return writing
         scope = _SHARED_READS.get()
         if scope is None:
             return self.engine
@@ -170,8 +175,12 @@ class Runtime:
         with Session(self.engine, expire_on_commit=False) as session:
             if not lock_game(session, game_id, wait=wait):
                 return None
-            table = load_table(session, game_id, self.cache)
-            value, mails = change(session, table)
+            token = _WRITING.set(session.connection())
+            try:
+                table = load_table(session, game_id, self.cache)
+                value, mails = change(session, table)
+            finally:
+                _WRITING.reset(token)
             self.commit_and_send(session, game_id, mails)
             if table.active and _ended(session, game_id):
                 self.dispatch.table_ended(game_id)
@@ -199,6 +208,9 @@ def _ended(session: Session, game_id: str) -> bool:
     record = session.get(GameRecord, game_id)
     return record is not None and record.status != GameStatus.ACTIVE
 
+
+# The connection of the game's unit of work running in this context, if any: reads join it.
+_WRITING: ContextVar[Connection | None] = ContextVar("writing", default=None)
 
 # Whether this context may run a search bot (up to a second of CPU a move): only the worker's and
 # the beat's tasks, never a web request. Elsewhere the automatic moves stop at a search bot's seat,

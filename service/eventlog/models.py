@@ -159,6 +159,10 @@ class CommandRecord(SQLModel, table=True):
     seq: int
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     key: str = Field(max_length=64)
+    # The words sent with the move, kept at its step in the move's own transaction (so the mails the
+    # move causes carry them); private: a note only its writer sees.
+    talk: str | None = Field(default=None, max_length=500)
+    talk_private: bool = Field(default=False)
     status: str = Field(default=CommandStatus.PENDING, max_length=16)
     reason: str | None = None
     created_at: datetime

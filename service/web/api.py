@@ -21,7 +21,7 @@ from service.play.ahead import AheadRefused, queue_of, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
+from service.play.talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_json, turn_view
 from service.reading import seat_json, seat_talk_json
 from service.runtime import Runtime, runtime
@@ -106,12 +106,11 @@ def move(token: str, json: MoveRequest) -> tuple[Response, int]:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
         return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
     try:
-        message = cleaned(json.message) if json.message and json.message.strip() else None
+        word = Word(cleaned(json.message)) if json.message and json.message.strip() else None
     except TalkRefused as refusal:
         abort(422, say(refusal.message))
-    outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table)
-    talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
-    return jsonify(outcome_json(outcome, version_after(rt, access.table))), STATUS_CODES[outcome.status]
+    outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table, word)
+        return jsonify(outcome_json(outcome, version_after(rt, access.table))), STATUS_CODES[outcome.status]
 
 
 def version_after(rt: Runtime, table: Table) -> int:

@@ -2,7 +2,7 @@
 from the bounce records of the host's mails as a seat's is
 
 Revision ID: 0021
-Revises: 0019
+Revises: 0020
 """
 
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = "0021"
-down_revision: str | None = "0019"
+down_revision: str | None = "0020"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
