@@ -110,7 +110,7 @@ def move(token: str, json: MoveRequest) -> tuple[Response, int]:
     except TalkRefused as refusal:
         abort(422, say(refusal.message))
     outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table, word)
-        return jsonify(outcome_json(outcome, version_after(rt, access.table))), STATUS_CODES[outcome.status]
+    return jsonify(outcome_json(outcome, version_after(rt, access.table))), STATUS_CODES[outcome.status]
 
 
 def version_after(rt: Runtime, table: Table) -> int:
