@@ -38,6 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api,
         calendar,
         channels,
+        clubs,
         health,
         host,
         language,
@@ -86,13 +87,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(my_games.api)
     csrf.exempt(channels.api)
     csrf.exempt(unsubscribe.blueprint)  # the signed token is the credential (RFC 8058 one-click)
-    for module in (public, play, host, outbox, api, replay, records, unsubscribe, language, health, my_games):
+    modules = (
+        public,
+        play,
+        host,
+        outbox,
+        api,
+        replay,
+        records,
+        unsubscribe,
+        language,
+        health,
+        my_games,
+        clubs,
+    )
+    for module in modules:
         app.register_blueprint(module.blueprint)
     app.register_blueprint(replay.api)
     app.register_blueprint(my_games.api)
     app.register_blueprint(calendar.blueprint)
     app.register_blueprint(channels.blueprint)
     app.register_blueprint(channels.api)
+    app.register_blueprint(clubs.api)
     register_error_pages(app)
     init_security(app, settings)
     init_limits(app, settings)

@@ -19,6 +19,9 @@ from flask import Flask
 from rules import GAMES
 from rules.table import BOT_LEVELS, KEEPER
 from service import create_app
+from service.clubs.digest import send_club_digests
+from service.clubs.log import club_ids
+from service.clubs.recompute import recomputed
 from service.config import SETTINGS, deployed
 from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
@@ -132,6 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
         "import", help="load a finished game's record (JSON) once it verifies; prints the new game's id last"
     )
     load.add_argument("file", type=argparse.FileType("rb"))
+    club = commands.add_parser("club", help="clubs: `club recompute` derives standings and ratings anew")
+    club_commands = club.add_subparsers(dest="club_command", required=True)
+    recompute = club_commands.add_parser(
+        "recompute", help="fold every club's standings and ratings from the logs anew and print them"
+    )
+    recompute.add_argument("club_id", nargs="*", help="the clubs to recompute (default: every club)")
     dkim = commands.add_parser(
         "dkim-key", help="write a new DKIM private key (PEM) and print the DNS TXT record to publish"
     )
@@ -162,7 +171,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return health(app)
         if args.command == "import":
             return load_record(app, args.file.read(MAX_RECORD_BYTES + 1))
+        if args.command == "club":
+            return recompute_clubs(app, args.club_id)
     return serve(app, args.host, args.port, args.threads)
+
+
+def recompute_clubs(app: Flask, chosen: list[str]) -> int:
+    """Print each club's standings and ratings, derived anew from the logs, one JSON line a club
+    (nothing is stored: this is what every page shows)."""
+    rt = app.extensions["pbem"]
+    for club_id in chosen or club_ids(rt):
+        print(json.dumps(recomputed(rt, club_id), ensure_ascii=False, sort_keys=True))
+    return 0
 
 
 def bot_seat(value: str) -> tuple[int, str]:
@@ -310,6 +330,7 @@ def serve(app: Flask, host: str, port: int, threads: int) -> int:
         _every(app, "pbem-sweep", rt.settings["SWEEP_INTERVAL_SECONDS"], sweep)
         _every(app, "pbem-digests", rt.settings["CLOCK_INTERVAL_SECONDS"], send_due_digests)
         _every(app, "pbem-clocks", rt.settings["CLOCK_INTERVAL_SECONDS"], run_due_clocks)
+        _every(app, "pbem-club-digests", rt.settings["CLOCK_INTERVAL_SECONDS"], send_club_digests)
 
     class Server(BaseApplication):
         def load_config(self) -> None:

@@ -18,7 +18,11 @@ from sqlmodel import create_engine
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).parent / "eventlog" / "migrations"
-RETRY_PAUSE_SECONDS = 1.0  # a restarting PostgreSQL takes about a second to accept connections again
+# A restarting PostgreSQL refuses connections for one to ten seconds: a transaction is tried again
+# after pauses doubling from the first to the longest, until RIDE_OUT_SECONDS have passed.
+FIRST_PAUSE_SECONDS = 0.1
+LONGEST_PAUSE_SECONDS = 1.0
+RIDE_OUT_SECONDS = 12.0
 POOL_SIZE = 8  # connections kept open per process (see make_engine)
 CONNECT_TIMEOUT_SECONDS = 5  # a database that does not answer fails the request (503) rather than hang it
 T = TypeVar("T")
@@ -64,17 +68,20 @@ def database_unavailable(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
-def retry_on_disconnect(work: Callable[[], T], pause: float = RETRY_PAUSE_SECONDS) -> T:
-    """`work` (one whole transaction, safe to run again), run once more after a pause if the database
-    connection dropped or could not be made."""
-    try:
-        return work()
-    except (DBAPIError, PoolTimeout) as error:
-        if not database_unavailable(error):
-            raise
-        log.warning("database unavailable, trying once more in %.1f s: %s", pause, error)
-    time.sleep(pause)
-    return work()
+def retry_on_disconnect(work: Callable[[], T], ride_out: float = RIDE_OUT_SECONDS) -> T:
+    """`work` (one whole transaction, safe to run again), run again after pauses with backoff while
+    the database connection drops or cannot be made, for up to `ride_out` seconds."""
+    deadline = time.monotonic() + ride_out
+    pause = FIRST_PAUSE_SECONDS
+    while True:
+        try:
+            return work()
+        except (DBAPIError, PoolTimeout) as error:
+            if not database_unavailable(error) or time.monotonic() + pause > deadline:
+                raise
+            log.warning("database unavailable, trying again in %.1f s: %s", pause, error)
+        time.sleep(pause)
+        pause = min(pause * 2, LONGEST_PAUSE_SECONDS)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:

@@ -32,6 +32,7 @@ CONFIRM_SALT = "pbem.link.confirm"
 CONFIRM_MAX_AGE_SECONDS = 7 * 86400  # a game asked for is confirmed within a week, or never
 ADDRESS_SALT = "pbem.link.address"
 CALENDAR_SALT = "pbem.link.calendar"  # an address's calendar feed: its own salt, so it opens no page
+CLUB_SALT = "pbem.link.club"
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 SQL_INT_MAX = 2**31 - 1  # the largest SQL integer: ids, seats, steps, versions
 MAX_ID_LENGTH = 64  # a game id is 12 characters; a payload's strings are ids
@@ -76,6 +77,16 @@ class AddressLink:
     issued: int
 
 
+@dataclass(frozen=True)
+class ClubLink:
+    """A club's invitation of one member: the club, the member's number and the seq of the
+    invitation in the club's log (a later invitation or a removal makes it stale)."""
+
+    club_id: str
+    member: int
+    invited_seq: int
+
+
 def address_key(email: str) -> str:
     """One reader per address, whatever its spelling's case."""
     return email.strip().lower()
@@ -116,6 +127,7 @@ class LinkSigner:
         self._confirm = URLSafeTimedSerializer(secret_keys, salt=CONFIRM_SALT)
         self._address = URLSafeTimedSerializer(secret_keys, salt=ADDRESS_SALT)
         self._calendar = URLSafeTimedSerializer(secret_keys, salt=CALENDAR_SALT)
+        self._club = URLSafeTimedSerializer(secret_keys, salt=CLUB_SALT)
         self._replies = ReplyAddresses(secret_keys)
         self._bounces = BounceAddresses(secret_keys)
         self._max_age = max_age_seconds
@@ -139,7 +151,15 @@ class LinkSigner:
     def signs(self, token: str) -> bool:
         """Whether this service signed the token, for any purpose, with any of its keys, expired or
         not: what guards talk asks (a secret stays one once expired)."""
-        serializers = (self._play, self._host, self._unsubscribe, self._watch, self._confirm, self._address)
+        serializers = (
+            self._play,
+            self._host,
+            self._unsubscribe,
+            self._watch,
+            self._confirm,
+            self._address,
+            self._club,
+        )
         for serializer in serializers:
             try:
                 serializer.loads(token)  # no max_age: expiry does not matter here
@@ -211,6 +231,16 @@ class LinkSigner:
             return AddressLink(str(data["e"]), int(data["i"]))
         except (KeyError, TypeError, ValueError):
             raise LinkError("forged") from None
+
+    def club_token(self, link: ClubLink) -> str:
+        """The token of the link with which an invited member confirms their place in a club."""
+        return self._club.dumps({"c": link.club_id, "m": link.member, "s": link.invited_seq})
+
+    def read_club(self, token: str) -> ClubLink:
+        """The invitation a club token names; LinkError if forged or expired (whether it still
+        stands is the club log's to say)."""
+        data = typed(self._load(self._club, token), c=str, m=int, s=int)
+        return ClubLink(data["c"], data["m"], data["s"])
 
     def read_player(self, token: str) -> PlayerLink:
         """The seat a token names; LinkError if forged or expired (revocation is checked by the caller)."""

@@ -57,10 +57,9 @@ class SeatReading:
     name: str
     keeper: SeatKeeper
     level: str = KEEPER  # the level of the bot that plays it, while a bot does
-    # Mail to the seat does not arrive (service/mail/unreachable.py): since when, and the server's
-    # words, which only the host's page and the seat's own show (they may name the address).
+    # Since when mail to the seat does not arrive (service/mail/unreachable.py). The server's words
+    # may name the address, so only the seat's own page and the host's are given them (unreachable_reason).
     unreachable_since: datetime | None = None
-    unreachable_reason: str = ""
 
     @property
     def bot_words(self) -> str | None:
@@ -120,7 +119,6 @@ def table_reading(table: Table) -> TableReading:
                 SeatKeeper(seat.keeper),
                 seat.bot_level or KEEPER,
                 as_utc(seat.unreachable_at) if seat.unreachable_at else None,
-                seat.unreachable_reason,
             )
             for seat in table.seats
         ),
@@ -186,7 +184,15 @@ def seat_page_context(rt: Runtime, table: Table, seat: int, summary: dict[str, A
         "talk": seat_talk(rt, table, seat),
         "pace": table_pace(table, replay, rt.clock.now()),
         "deciding": deciding_chapter(table, replay),
+        "unreachable_reason": unreachable_reason(table, seat),
     }
+
+
+def unreachable_reason(table: Table, seat: int) -> str:
+    """The mail server's words about a seat's address that does not take mail ("" while it does):
+    for the seat's own page and JSON twin and the host's page alone, as they may name the address."""
+    record = table.seats[seat]
+    return record.unreachable_reason if record.unreachable_at else ""
 
 
 def deciding_chapter(table: Table, replay: Replay) -> dict[str, Any] | None:
@@ -210,9 +216,47 @@ def deciding_chapter(table: Table, replay: Replay) -> dict[str, Any] | None:
 
 
 def seat_json(rt: Runtime, table: Table, seat: int, summary: dict[str, Any]) -> dict[str, Any]:
-    """The game's part of a seat's JSON twin: `summary` (as for its page) and the table talk."""
+    """The game's part of a seat's JSON twin: `summary` (as for its page), the table talk and
+    whose mail does not arrive."""
     pace = table_pace(table, replay_of(rt.replays, table), rt.clock.now())
-    return {**summary, "talk": seat_talk_json(rt, table, seat), "pace": pace_json(pace)}
+    return {
+        **summary,
+        "talk": seat_talk_json(rt, table, seat),
+        "pace": pace_json(pace),
+        **mail_arrival_json(table_reading(table), seat, unreachable_reason(table, seat)),
+    }
+
+
+def mail_arrival_json(table: TableReading, seat: int, reason: str) -> dict[str, Any]:
+    """Mail that does not arrive, as a seat's JSON twin gives it (what its page says): its own
+    address's state with the server's words, and the other seats whose mail does not arrive, by
+    name only (their server's words may name their address)."""
+    own = table.seats[seat]
+    since = own.unreachable_since
+    return {
+        "my_mail": {
+            "arriving": since is None,
+            "since": since.isoformat() if since else None,
+            "reason": reason,
+            "message": _(
+                "Mail to your address is not arriving (%(reason)s), so the game sends you no mail. Give "
+                "an address that works: you keep your seat, and your new link is mailed there.",
+                reason=reason,
+            )
+            if since
+            else None,
+        },
+        "mail_not_arriving": [
+            {
+                "seat": other.seat,
+                "name": other.name,
+                "since": other.unreachable_since.isoformat(),
+                "message": _("Mail to %(name)s is not arriving.", name=other.name),
+            }
+            for other in table.seats
+            if other.unreachable_since is not None and other.seat != seat
+        ],
+    }
 
 
 def seat_talk_json(rt: Runtime, table: Table, seat: int) -> list[dict[str, Any]]:
@@ -235,7 +279,7 @@ def since_lines(rt: Runtime, table: Table, seat: int) -> list[str]:
 
 def talk_since(rt: Runtime, table: Table, seat: int) -> list[str]:
     """What the others said at the table since the seat's last move, in words ("Ann said …")."""
-    with rt.reading() as session:  # committed messages: those sent with this move come next
+    with rt.reading() as session:  # in a move's unit of work, the words sent with it too
         lines = talk_lines(
             session,
             table,

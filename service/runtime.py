@@ -13,10 +13,13 @@ from typing import Any, Protocol, TypeVar
 
 from flask import current_app
 from sqlalchemy import Connection, Engine, and_
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Session, col, select
 
 from rules.table import KEEPER
-from service.eventlog.models import MailStatus, OutboxMail, SeatRecord, TurnClock
+from service.db import retry_on_disconnect
+from service.eventlog.models import GameRecord, GameStatus, MailStatus, OutboxMail, SeatRecord, TurnClock
 from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
 from service.links import LinkSigner
 from service.replay.steps import Replay
@@ -60,6 +63,10 @@ class Dispatcher(Protocol):
         """Have the worker play the automatic moves a game waits on (a search bot's)."""
         ...
 
+    def table_ended(self, game_id: str) -> None:
+        """Tell the worker a game just ended (a club season starts its next tables)."""
+        ...
+
     def listen(self, command_id: int) -> AbstractContextManager[Listener | None]:
         """Word of the command's decision from now on; None where there is no such word (the
         waiter reads the database instead)."""
@@ -90,10 +97,15 @@ class Runtime:
         `shared_reads` scope (a web request, a task) every such session shares the scope's one
         connection, in autocommit: each statement sees what was committed when it ran, as the short
         transaction of each read did, while a page's many reads (or a move's mails) cost one pool
-        checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each."""
+        checkout and its ping instead of a checkout, a ping, a BEGIN and a ROLLBACK each. Inside a
+        game's unit of work, reads share its transaction: the mails a move causes read what the
+        move wrote (the words sent with it), not only what was committed before."""
         return Session(self._read_bind(), expire_on_commit=False)
 
     def _read_bind(self) -> Engine | Connection:
+        writing = _WRITING.get()
+        if writing is not None:
+            return writing
         scope = _SHARED_READS.get()
         if scope is None:
             return self.engine
@@ -119,13 +131,32 @@ class Runtime:
 
     def read_table(self, game_id: str) -> Table:
         """A game's table, read only (GameNotFound if there is none)."""
-        with self.reading() as session:
-            return load_table(session, game_id, self.cache)
+        return self.read_riding_out(lambda session: load_table(session, game_id, self.cache))
 
     def read_version(self, game_id: str) -> int:
         """A game's current version, without loading its table."""
-        with self.reading() as session:
-            return current_version(session, game_id)
+        return self.read_riding_out(lambda session: current_version(session, game_id))
+
+    def read_riding_out(self, read: Callable[[Session], T]) -> T:
+        """`read` in a reading session, tried again while the database restarts, each time on a new
+        connection (a restart closed the shared one)."""
+
+        def attempt() -> T:
+            try:
+                with self.reading() as session:
+                    return read(session)
+            except (DBAPIError, PoolTimeout):
+                self._drop_shared_read()
+                raise
+
+        return retry_on_disconnect(attempt)
+
+    def _drop_shared_read(self) -> None:
+        """Forget the current scope's read connection (the next read opens another)."""
+        scope = _SHARED_READS.get()
+        connection = scope.pop(self.engine, None) if scope is not None else None
+        if connection is not None:
+            connection.close()
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
         """The one unit of work of every writer of a game: lock the game, load its table, let
@@ -144,8 +175,15 @@ class Runtime:
         with Session(self.engine, expire_on_commit=False) as session:
             if not lock_game(session, game_id, wait=wait):
                 return None
-            value, mails = change(session, load_table(session, game_id, self.cache))
+            token = _WRITING.set(session.connection())
+            try:
+                table = load_table(session, game_id, self.cache)
+                value, mails = change(session, table)
+            finally:
+                _WRITING.reset(token)
             self.commit_and_send(session, game_id, mails)
+            if table.active and _ended(session, game_id):
+                self.dispatch.table_ended(game_id)
         return (value,)
 
     def commit_and_send(self, session: Session, game_id: str, mails: Sequence[OutboxMail]) -> None:
@@ -165,6 +203,15 @@ class Runtime:
         """An absolute URL for mail, under BASE_URL."""
         return str(self.settings["BASE_URL"]).rstrip("/") + path
 
+
+def _ended(session: Session, game_id: str) -> bool:
+    """Whether the game's row (as this unit of work left it) says it is over."""
+    record = session.get(GameRecord, game_id)
+    return record is not None and record.status != GameStatus.ACTIVE
+
+
+# The connection of the game's unit of work running in this context, if any: reads join it.
+_WRITING: ContextVar[Connection | None] = ContextVar("writing", default=None)
 
 # Whether this context may run a search bot (up to a second of CPU a move): only the worker's and
 # the beat's tasks, never a web request. Elsewhere the automatic moves stop at a search bot's seat,

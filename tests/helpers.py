@@ -153,9 +153,14 @@ def play_path(mail: OutboxMail) -> str:
 
 
 def moves_by_origin(app: Flask, game_id: str) -> Counter[str]:
-    """How many moves of a game were made by hand, by the seat-keeper and by auto-play."""
+    """How many moves of a game were made by hand, by the seat-keeper and by auto-play (a seat's
+    moves: not the decisions about the table, whose event has no seat)."""
     table = app.extensions["pbem"].read_table(game_id)
-    return Counter(origin for i, origin in enumerate(table.origins) if table.starts_move(i))
+    return Counter(
+        origin
+        for i, origin in enumerate(table.origins)
+        if table.starts_move(i) and table.actors[i] is not None
+    )
 
 
 def same_link(first: str, second: str) -> bool:

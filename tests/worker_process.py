@@ -17,13 +17,24 @@ class WorkerDidNotStart(RuntimeError):
 
 
 @contextmanager
-def worker_process(settings: dict[str, Any], log: Path, threads: int = 4) -> Iterator[subprocess.Popen]:
-    """`celery -A worker.main worker` with `settings` as environment variables, once it is ready."""
-    arguments = ["worker", "--pool", "threads", "--concurrency", str(threads), "--loglevel", "INFO"]
-    with celery_process(
-        settings, log, [*arguments, "--without-gossip", "--without-mingle"], "ready."
-    ) as process:
+def worker_process(
+    settings: dict[str, Any], log: Path, threads: int = 4, queues: str | None = None
+) -> Iterator[subprocess.Popen]:
+    """`celery -A worker.main worker` with `settings` as environment variables, once it is ready;
+    it takes the tasks of `queues` (comma-separated), or of every queue."""
+    with celery_process(settings, log, worker_arguments(threads, queues), WORKER_READY) as process:
         yield process
+
+
+WORKER_READY = "ready."
+
+
+def worker_arguments(threads: int, queues: str | None) -> list[str]:
+    """The command line's arguments after `celery -A worker.main` for a worker."""
+    arguments = ["worker", "--pool", "threads", "--concurrency", str(threads), "--loglevel", "INFO"]
+    if queues:
+        arguments += ["--queues", queues, "--hostname", f"{queues.replace(',', '-')}@%h"]
+    return [*arguments, "--without-gossip", "--without-mingle"]
 
 
 @contextmanager
@@ -39,20 +50,31 @@ def celery_process(
     settings: dict[str, Any], log: Path, arguments: list[str], ready: str
 ) -> Iterator[subprocess.Popen]:
     """`celery -A worker.main ARGUMENTS...` as a child process, once `ready` shows in its log."""
+    process = start_celery(settings, log, arguments, ready)
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def start_celery(settings: dict[str, Any], log: Path, arguments: list[str], ready: str) -> subprocess.Popen:
+    """`celery -A worker.main ARGUMENTS...` started, once `ready` shows in its log (written afresh)."""
     env = {**os.environ, **{key: str(value) for key, value in settings.items() if value is not None}}
     command = [sys.executable, "-m", "celery", "-A", "worker.main", *arguments]
     with log.open("w") as output:
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while ready not in log.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            raise WorkerDidNotStart(f"celery {arguments[0]} did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.1)
+    return process
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
     try:
-        deadline = time.monotonic() + 60
-        while ready not in log.read_text():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise WorkerDidNotStart(f"celery {arguments[0]} did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()

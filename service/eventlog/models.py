@@ -56,6 +56,10 @@ class GameRecord(SQLModel, table=True):
     vacation_days: int = Field(default=14)  # each seat's allowance per calendar year
     language: str = Field(default="", max_length=8)  # the table's language, chosen by the host ("": none)
     replies_from_any: bool = Field(default=False)  # a reply may come from another address (forwarding)
+    # Mail to the host's address does not arrive, as for a seat (SeatRecord.unreachable_at): derived
+    # from the bounce records of the host's mails; cleared when the host gives a new address.
+    host_unreachable_at: datetime | None = None
+    host_unreachable_reason: str = Field(default="", max_length=500)
     # The seq of the log's last event, kept by every append in its transaction: a reader whose folded
     # log is that long reads no events.
     version: int = Field(default=0)
@@ -155,6 +159,10 @@ class CommandRecord(SQLModel, table=True):
     seq: int
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     key: str = Field(max_length=64)
+    # The words sent with the move, kept at its step in the move's own transaction (so the mails the
+    # move causes carry them); private: a note only its writer sees.
+    talk: str | None = Field(default=None, max_length=500)
+    talk_private: bool = Field(default=False)
     status: str = Field(default=CommandStatus.PENDING, max_length=16)
     reason: str | None = None
     created_at: datetime
@@ -487,3 +495,39 @@ class BounceRecord(SQLModel, table=True):
     status: str = Field(default="", max_length=16)  # RFC 3463, e.g. 5.1.1
     reason: str = Field(default="", max_length=500)  # the receiving server's words (Diagnostic-Code)
     received_at: datetime
+
+
+class ClubRecord(SQLModel, table=True):
+    """A club: a standing group of members who keep playing. The truth about it is in `club_events`;
+    `version` is the seq of its log's last event, kept by every append in its transaction."""
+
+    __tablename__ = "clubs"
+
+    id: str = Field(primary_key=True, max_length=32)
+    created_at: datetime
+    version: int = Field(default=0)
+
+
+class ClubEventRecord(SQLModel, table=True):
+    """One event of a club's append-only log (founded, a member invited, confirmed, gone, the host
+    handed over, a season planned, a table started, talk); `(club_id, seq)` is unique, so a
+    concurrent append conflicts. `email` is the address an event is about (lower-cased), so that an
+    address's clubs are found without reading every log (it is never shown to other members), and
+    `game_id` the table it started, so that a table's end finds its club."""
+
+    __tablename__ = "club_events"
+    __table_args__ = (
+        UniqueConstraint("club_id", "seq", name="uq_club_events_club_seq"),
+        Index("ix_club_events_email", "email"),
+        Index("ix_club_events_game", "game_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="clubs.id", max_length=32)
+    seq: int
+    type: str = Field(max_length=64)
+    v: int
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    email: str | None = Field(default=None, max_length=254)
+    game_id: str | None = Field(default=None, max_length=32)
+    created_at: datetime

@@ -10,7 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -304,7 +304,8 @@ def append_events(
 
     `seat` made the move `action` (kept on the first event) and `origin` says how it was made.
     The unique (game_id, seq) constraint makes the database the judge: a concurrent writer's
-    insert of the same seq fails instead of overwriting.
+    insert of the same seq fails instead of overwriting. The game row's `version` moves on in the
+    same statement as the append (loading trusts it; `pbem rebuild` repairs it from the log).
     """
     for offset, event in enumerate(events, start=1):
         data = {k: v for k, v in event.items() if k not in ("type", "v")}
@@ -350,22 +351,6 @@ def status_of(rules: Game[Any], state: Any) -> GameStatus:
     if rules.table.cancelled(state):
         return GameStatus.CANCELLED
     return GameStatus.ACTIVE if rules.result(state) is None else GameStatus.FINISHED
-
-
-def refresh_record(session: Session, table: Table) -> bool:
-    """Bring the game row's cache of the log (status, finished_at) in line with the log; whether it
-    had to change."""
-    record = table.record
-    if record.status == table.status and _utc(record.finished_at) == _utc(table.finished_at):
-        return False
-    record.status, record.finished_at = table.status, table.finished_at
-    session.add(record)
-    return True
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    """A stored time as aware UTC (SQLite gives back naive UTC times)."""
-    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def lock_game(session: Session, game_id: str, wait: bool = True) -> bool:

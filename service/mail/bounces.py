@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from email.message import Message
 
 from flufl.bounce import all_failures
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import BounceKind, BounceRecord, InboundMail, InboundStatus, OutboxMail
 from service.links import BounceLink, LinkError, day_number
-from service.mail.intake import query_safe, unreadable
+from service.mail.intake import claimed, query_safe, unreadable
 from service.mail.unreachable import Failure, Outcome, record_failure
 from service.runtime import Runtime
 
@@ -273,13 +272,7 @@ def _message_id(raw: bytes) -> str:
 def _claim(rt: Runtime, message_id: str) -> int | None:
     """Keep the report's Message-ID (a report delivered twice is read once); None if seen before."""
     row = InboundMail(message_id=message_id, received_at=rt.clock.now(), status=InboundStatus.RECEIVED)
-    with Session(rt.engine, expire_on_commit=False) as session:
-        session.add(row)
-        try:
-            session.commit()
-        except IntegrityError:
-            return None
-    return row.id
+    return claimed(rt.engine, row)
 
 
 def _dropped(message_id: str, why: str) -> BounceOutcome:

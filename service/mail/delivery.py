@@ -14,18 +14,20 @@ import secrets
 import smtplib
 from collections.abc import Callable, Mapping
 from datetime import timedelta
-from email.headerregistry import Address
+from email import quoprimime
+from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
-from email.policy import EmailPolicy
+from email.policy import EmailPolicy, Policy
 from email.utils import format_datetime, formataddr, parseaddr
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
+from sqlmodel.sql.expression import SelectOfScalar
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MAIL, MailStatus, OutboxMail, SeatRecord
+from service.eventlog.models import MAIL, GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
@@ -34,6 +36,7 @@ from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 CLAIM_SECONDS = 120
+QUEUED_SECONDS = 30  # a row the sweep queued is not queued again sooner (its task may still be waiting)
 BOUNCE_PREFIX = "bounce+"
 # Headers holding one long URL each: never folded (a fold would turn a signed URL into encoded-words
 # no client could use); they stay far under RFC 5322's 998 characters.
@@ -43,7 +46,16 @@ MAX_BODY_LINE = 998  # RFC 5322: a 7-bit or 8-bit body's lines; longer ones go q
 
 class MailPolicy(EmailPolicy):
     """Folds headers at 76 columns, so that every RFC 2047 encoded-word (a Japanese subject, a name)
-    stays within the 75 characters RFC 2047 allows, but leaves URL headers whole."""
+    stays within the 75 characters RFC 2047 allows, but leaves URL headers whole.
+
+    A value that goes out exactly as given (ASCII, on one line that fits) is kept as that text: the
+    header registry's parse and re-fold of it (most of a message's headers) would only give it back,
+    and cost most of the time it takes to build a message."""
+
+    def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
+        if isinstance(value, str) and _as_given(name, value, self.max_line_length):
+            return name, value
+        return super().header_store_parse(name, value)
 
     def fold(self, name: str, value: Any) -> str:
         if name.lower() in UNFOLDED:
@@ -57,7 +69,28 @@ class MailPolicy(EmailPolicy):
         return super().fold_binary(name, value)
 
 
-MAIL_POLICY = MailPolicy(max_line_length=76, linesep="\r\n")
+def _as_given(name: str, value: str, width: int | None) -> bool:
+    """Whether a header's value needs no encoding and no folding: ASCII, one line, within `width`,
+    and not one the `email` package reads back while building (Content-*: kept parsed, else it
+    would parse it again at each reading)."""
+    return (
+        value.isascii()
+        and value.isprintable()
+        and len(name) + 2 + len(value) <= (width or 998)
+        and not name.lower().startswith("content-")
+    )
+
+
+class HeaderClasses(HeaderRegistry):
+    """The header registry, making each header's class once (the standard one makes a new class for
+    every header it parses)."""
+
+    @cache  # noqa: B019 - one registry for the life of the process
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        return super().__getitem__(name)
+
+
+MAIL_POLICY = MailPolicy(max_line_length=76, linesep="\r\n", header_factory=HeaderClasses())
 # A mail to an address beyond ASCII: its headers in UTF-8 as they are (RFC 6532), sent with SMTPUTF8.
 UTF8_POLICY = MAIL_POLICY.clone(utf8=True)
 
@@ -93,10 +126,33 @@ def build_message(rt: Runtime, mail: OutboxMail, eight_bit: bool = True) -> Emai
         message["List-Id"] = list_id(rt, mail)
         message["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message.set_content(mail.text_body, cte=body_encoding(mail.text_body, eight_bit))
-    message.add_alternative(mail.html_body, subtype="html", cte=body_encoding(mail.html_body, eight_bit))
-    message["Content-Language"] = mail.language  # after the body: setting content clears Content-*
+    message["MIME-Version"] = "1.0"
+    message["Content-Type"] = f'multipart/alternative; boundary="{new_boundary()}"'
+    message["Content-Language"] = mail.language
+    message.attach(text_part(message.policy, mail.text_body, "plain", eight_bit))
+    message.attach(text_part(message.policy, mail.html_body, "html", eight_bit))
     return message
+
+
+def new_boundary() -> str:
+    """A multipart boundary no body can hold: random, and with "=_", which quoted-printable never
+    writes. (The `email` package would otherwise search each message's text for a free one.)"""
+    return f"=_{secrets.token_hex(16)}"
+
+
+def text_part(policy: Policy, body: str, subtype: str, eight_bit: bool) -> EmailMessage:
+    """A UTF-8 text part, its Content-Type and Content-Transfer-Encoding given once (as
+    `set_content` would write them, which parses each again at every step)."""
+    part = EmailMessage(policy=policy)
+    cte = body_encoding(body, eight_bit)
+    part["Content-Type"] = f'text/{subtype}; charset="utf-8"'
+    part["Content-Transfer-Encoding"] = cte
+    lines = b"\n".join(body.encode().splitlines()) + b"\n"
+    if cte == "quoted-printable":
+        part.set_payload(quoprimime.body_encode(lines.decode("latin-1"), policy.max_line_length or 76))
+    else:  # 7bit or 8bit: the UTF-8 bytes as they are
+        part.set_payload(lines.decode("ascii", "surrogateescape"))
+    return part
 
 
 def to_field(mail: OutboxMail) -> str | Address:
@@ -151,9 +207,13 @@ def to_header(name: str, email: str) -> Address:
 
 def hand_over(rt: Runtime, relay: Relay, mail: OutboxMail) -> None:
     """Hand one row's message to the relay on the kept connection."""
-    options = _utf8_options(relay, mail)
-    data, body_options = encoded(rt, mail, relay.eight_bit())
-    relay.send(return_path(rt, mail), [mail.to_email], data, [*body_options, *options])
+    relay.send(return_path(rt, mail), [mail.to_email], partial(_wire_form, rt, mail))
+
+
+def _wire_form(rt: Runtime, mail: OutboxMail, session: smtplib.SMTP) -> tuple[bytes, list[str]]:
+    """A row's message as it goes to this SMTP session, and the MAIL FROM options it needs."""
+    data, options = encoded(rt, mail, bool(session.has_extn("8bitmime")))
+    return data, [*options, *_utf8_options(session, mail)]
 
 
 def smtp_send(rt: Runtime, mail: OutboxMail) -> None:
@@ -161,12 +221,12 @@ def smtp_send(rt: Runtime, mail: OutboxMail) -> None:
     hand_over(rt, kept_relay(rt.settings), mail)
 
 
-def _utf8_options(relay: Relay, mail: OutboxMail) -> list[str]:
+def _utf8_options(session: smtplib.SMTP, mail: OutboxMail) -> list[str]:
     """SMTPUTF8 for a mail to an address beyond ASCII when the relay offers it; Undeliverable when
     it does not (no later attempt would go better)."""
     if not international(mail.to_email):
         return []
-    if not relay.connection().has_extn("smtputf8"):
+    if not session.has_extn("smtputf8"):
         raise Undeliverable("the mail relay does not take addresses beyond ASCII (no SMTPUTF8)")
     return ["SMTPUTF8"]
 
@@ -191,13 +251,11 @@ def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
                 (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
             )
             .values(claimed_until=now + timedelta(seconds=lease_seconds(rt)), claim_token=token)
+            .returning(OutboxMail)  # the leased row in the same statement, not a second query
         )
+        mail = taken.scalars().one_or_none()
         session.commit()
-        if taken.rowcount != 1:
-            return None
-        mail = session.get(OutboxMail, mail_id)
-        assert mail is not None
-        return mail, token
+        return None if mail is None else (mail, token)
 
 
 Sender = Callable[[Runtime, OutboxMail], None]
@@ -261,23 +319,36 @@ def send_once(rt: Runtime, mail: OutboxMail, token: str, send: Sender) -> bool |
 
 
 def _held(rt: Runtime, mail: OutboxMail) -> bool:
-    """Whether the row goes to a seat's address found unreachable since it was drafted: then it is
-    stored as held (never sent) in the same step, and its lease released."""
-    if mail.game_id is None or mail.seat is None:
+    """Whether the row goes to an address (a seat's, or the host's) found unreachable since it was
+    drafted: then it is stored as held (never sent) in the same step, and its lease released."""
+    if mail.game_id is None:
         return False
     with Session(rt.engine) as session:
-        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
-        if seat is None or seat.unreachable_at is None:
-            return False
-        if seat.email.strip().lower() != mail.to_email.strip().lower():
+        reason = _dead_address(session, mail)
+        if reason is None:
             return False
         row = session.get(OutboxMail, mail.id)
         assert row is not None
         row.status, row.claimed_until, row.claim_token = MailStatus.HELD, None, None
-        row.last_error = f"held: the address is unreachable ({seat.unreachable_reason})"[:500]
+        row.last_error = f"held: the address is unreachable ({reason})"[:500]
         session.add(row)
         session.commit()
     return True
+
+
+def _dead_address(session: Session, mail: OutboxMail) -> str | None:
+    """Why the row's address is known not to take mail (the server's words), or None if it is not."""
+    if mail.seat is None:
+        game = session.get(GameRecord, mail.game_id)
+        if game is None or game.host_unreachable_at is None:
+            return None
+        address, reason = game.host_email, game.host_unreachable_reason
+    else:
+        seat = session.get(SeatRecord, (mail.game_id, mail.seat))
+        if seat is None or seat.unreachable_at is None:
+            return None
+        address, reason = seat.email, seat.unreachable_reason
+    return reason if address.strip().lower() == mail.to_email.strip().lower() else None
 
 
 def _refused(rt: Runtime, mail: OutboxMail, refusal: smtplib.SMTPRecipientsRefused) -> bool:
@@ -376,21 +447,39 @@ def _record_undeliverable(rt: Runtime, mail: OutboxMail, error: Exception) -> No
 def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
     """Unsent rows whose next attempt is due and which nobody is sending now; a row never tried yet
     only once its own task had COMMAND_REQUEUE_SECONDS to send it."""
+    with Session(rt.engine) as session:
+        return [row_id for row_id in session.exec(_due(rt).limit(limit)).all() if row_id is not None]
+
+
+def queue_due_mails(rt: Runtime, limit: int) -> list[int]:
+    """Up to `limit` due rows (as `due_mail_ids`), each marked queued by moving its next attempt
+    QUEUED_SECONDS on: the task that sends it sets a failure's own backoff, and a task lost with the
+    broker is re-queued once that time is up. Rows another sweep is queuing are skipped."""
+    now = rt.clock.now()
+    with Session(rt.engine) as session:
+        due = _due(rt).limit(limit).with_for_update(skip_locked=True)
+        ids = [row_id for row_id in session.exec(due).all() if row_id is not None]
+        if ids:
+            session.exec(
+                update(OutboxMail)
+                .where(col(OutboxMail.id).in_(ids))
+                .values(next_attempt_at=now + timedelta(seconds=QUEUED_SECONDS))
+            )
+        session.commit()
+    return ids
+
+
+def _due(rt: Runtime) -> SelectOfScalar[int | None]:
+    """The ids of the rows due for an attempt, oldest first."""
     now = rt.clock.now()
     quiet = now - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
-    with Session(rt.engine) as session:
-        return [
-            row_id
-            for row_id in session.exec(
-                select(OutboxMail.id)
-                .where(
-                    OutboxMail.status == MailStatus.PENDING,
-                    OutboxMail.next_attempt_at <= now,
-                    (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
-                    (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
-                )
-                .order_by(col(OutboxMail.id))
-                .limit(limit)
-            ).all()
-            if row_id is not None
-        ]
+    return (
+        select(col(OutboxMail.id))
+        .where(
+            OutboxMail.status == MailStatus.PENDING,
+            OutboxMail.next_attempt_at <= now,
+            (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
+            (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
+        )
+        .order_by(col(OutboxMail.id))
+    )

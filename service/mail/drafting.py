@@ -59,8 +59,9 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = Fa
     reader of the daily digest still gets the warnings the digest could bring too late: the
     reminder, and a mail asking for a move due before their next digest (`urgent`). A seat whose
     address is unreachable gets nothing, essential or not, until it is corrected: no mail storm to a
-    dead mailbox; and nothing about play still to come goes once the game is over."""
-    if seat is not None and table.seats[seat].unreachable_at is not None:
+    dead mailbox (the host's address alike); and nothing about play still to come goes once the
+    game is over."""
+    if unreachable_reader(table, seat):
         return False
     if kind.about_play and not table.active:  # a seat-keeper's last move may have ended the game
         return False
@@ -76,6 +77,13 @@ def wants_mail(table: Table, seat: int | None, kind: MailKind, urgent: bool = Fa
     if notify == NotifyMode.DIGEST:
         return kind == MailKind.REMINDER or urgent
     return notify == NotifyMode.TURN
+
+
+def unreachable_reader(table: Table, seat: int | None) -> bool:
+    """Whether mail to a seat's address (or the host's, when seat is None) is known not to arrive."""
+    if seat is None:
+        return table.record.host_unreachable_at is not None
+    return table.seats[seat].unreachable_at is not None
 
 
 def due_before_digest(rt: Runtime, table: Table, seat: int | None, due: datetime | None) -> bool:

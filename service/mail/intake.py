@@ -12,8 +12,12 @@ from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 
 import authres
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
 
 from rules.messages import N_, Message
+from service.eventlog.models import InboundMail
 
 MAX_MAIL_BYTES = 256 * 1024  # the one limit: the listener refuses larger mail, the reply path reads the rest
 # Containers (multipart or message/* parts) a mail may have: a reply has one or two. Python's parser
@@ -90,3 +94,15 @@ def checked_domain(result: authres.AuthenticationResult) -> str:
         if (prop.type, prop.name) in (("header", "d"), ("smtp", "mailfrom"), ("smtp", "helo")):
             return str(prop.value).rpartition("@")[2].strip().lower()
     return ""
+
+
+def claimed(engine: Engine, row: InboundMail) -> int | None:
+    """Keep a received mail's row, once per Message-ID (the unique key is the judge, also between
+    listeners reading at once); its id, or None when that mail was received before."""
+    with Session(engine, expire_on_commit=False) as session:
+        session.add(row)
+        try:
+            session.commit()
+        except IntegrityError:
+            return None
+    return row.id

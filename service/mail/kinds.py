@@ -55,6 +55,9 @@ class MailKind(StrEnum):
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
     CHANNEL_PAUSED = "channel_paused"
+    CLUB_INVITATION = "club_invitation"
+    SEASON_STARTED = "season_started"
+    CLUB_DIGEST = "club_digest"
 
     def headline(self, values: Mapping[str, Any]) -> str:
         """What the mail says in one line, formatted with its values; with the deadline of the
@@ -95,9 +98,8 @@ class MailKind(StrEnum):
     @property
     def about_one_game(self) -> bool:
         """Whether the mail is about one game, to one of its seats or its host (drafted by
-        `draft_mail`); the digest lists several games, the confirmation asks about a game to come, "my games"
-        lists an address's games."""
-        return self not in (MailKind.DIGEST, MailKind.CONFIRM_GAME, MailKind.MY_GAMES)
+        `draft_mail`); see NOT_ABOUT_ONE_GAME."""
+        return self not in NOT_ABOUT_ONE_GAME
 
     @property
     def answerable(self) -> bool:
@@ -147,6 +149,9 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
     MailKind.CHANNEL_PAUSED: _l("Your notices to %(name)s are paused"),
+    MailKind.CLUB_INVITATION: _l("%(name)s invites you to the club %(club)s"),
+    MailKind.SEASON_STARTED: _l("Season %(season)s of %(club)s starts"),
+    MailKind.CLUB_DIGEST: _l("The week at %(club)s"),
 }
 # The headlines of a mail that asks for a move with a deadline (a timed game).
 DUE_HEADLINES: dict[MailKind, LazyString] = {
@@ -199,6 +204,8 @@ ESSENTIAL = frozenset(
         MailKind.UNREACHABLE,
         MailKind.COMPLAINT,
         MailKind.CHANNEL_PAUSED,
+        MailKind.CLUB_INVITATION,
+        MailKind.SEASON_STARTED,
     }
 )
 # The mails that ask a seat for a move (or open its game): each carries the seat's table, as its
@@ -218,5 +225,19 @@ UNASKED = frozenset(
         MailKind.MY_GAMES,
         MailKind.REMATCH_PROPOSED,
         MailKind.TAKEN_OVER,
+        MailKind.CLUB_INVITATION,
+    }
+)
+# The mails about no one game, drafted by their own functions: the digest lists several games, the
+# confirmation asks about a game to come, "my games" lists an address's games, the club's mails are
+# about the club.
+NOT_ABOUT_ONE_GAME = frozenset(
+    {
+        MailKind.DIGEST,
+        MailKind.CONFIRM_GAME,
+        MailKind.MY_GAMES,
+        MailKind.CLUB_INVITATION,
+        MailKind.SEASON_STARTED,
+        MailKind.CLUB_DIGEST,
     }
 )

@@ -8,7 +8,7 @@ import logging
 import smtplib
 import ssl
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,14 +88,17 @@ class Relay:
         self.handshakes += 1
         return self._client
 
-    def eight_bit(self) -> bool:
-        """Whether the relay takes 8-bit bodies (RFC 6152 8BITMIME), as its EHLO said."""
-        return bool(self.connection().has_extn("8bitmime"))
-
-    def send(self, sender: str, recipients: Sequence[str], data: bytes, options: Sequence[str]) -> None:
-        """Hand one message over on the kept session. A failure closes it: after an error midway
-        the session's state is unknown, so the next message starts on a fresh one."""
+    def send(
+        self,
+        sender: str,
+        recipients: Sequence[str],
+        message: Callable[[smtplib.SMTP], tuple[bytes, Sequence[str]]],
+    ) -> None:
+        """Hand one message over on the kept session, checked once: `message` gives its bytes and
+        MAIL FROM options for what this session offers (8BITMIME, SMTPUTF8). A failure closes the
+        session: after an error midway its state is unknown, so the next message starts afresh."""
         client = self.connection()
+        data, options = message(client)
         try:
             client.sendmail(sender, list(recipients), data, mail_options=list(options))
         except smtplib.SMTPRecipientsRefused:

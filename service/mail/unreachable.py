@@ -2,8 +2,9 @@
 seat whose address does not take mail (a permanent failure, or temporary ones over 72 hours) is
 marked unreachable, with the date and the server's reason, in the game's unit of work; its host is
 mailed once. A complaint (the reader marked the mail as spam) turns the seat's nudges off, as its
-unsubscribe link would, and tells the host. Nothing here guesses: a seat's state is derived from its
-bounce records and the outbox rows they name."""
+unsubscribe link would, and tells the host. The host's own address is judged by the same rule from
+the reports about the host's mails; the host page says so (there is nobody to mail). Nothing here
+guesses: the state is derived from the bounce records and the outbox rows they name."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def record_failure(rt: Runtime, mail_id: int, failure: Failure) -> str:
         return Outcome.NOT_SENT
     if mail.game_id is None:  # a digest or "my games": about no seat, kept for the record
         with Session(rt.engine) as session:
-            session.add(_record(rt, mail, None, failure))
+            session.add(_record(rt, mail, 0, failure))
             session.commit()
         return Outcome.RECORDED
     try:
@@ -69,13 +70,13 @@ def record_failure(rt: Runtime, mail_id: int, failure: Failure) -> str:
         return Outcome.NOT_SENT
 
 
-def _record(rt: Runtime, mail: OutboxMail, seat: SeatRecord | None, failure: Failure) -> BounceRecord:
+def _record(rt: Runtime, mail: OutboxMail, key_version: int, failure: Failure) -> BounceRecord:
     assert mail.id is not None
     return BounceRecord(
         mail_id=mail.id,
         game_id=mail.game_id,
         seat=mail.seat,
-        key_version=seat.key_version if seat else 0,
+        key_version=key_version,
         email=mail.to_email.strip().lower(),
         kind=failure.kind,
         status=failure.status[:16],
@@ -87,22 +88,43 @@ def _record(rt: Runtime, mail: OutboxMail, seat: SeatRecord | None, failure: Fai
 def _act(
     rt: Runtime, session: Session, table: Table, mail: OutboxMail, failure: Failure
 ) -> tuple[str, list[OutboxMail]]:
-    """In the game's unit of work: the record, and what follows for the seat the mail went to."""
-    seat = table.seats[mail.seat] if mail.seat is not None and mail.seat < len(table.seats) else None
-    if seat is None and mail.seat is not None:
-        return Outcome.LEFT, []
-    if seat is not None and seat.email.strip().lower() != mail.to_email.strip().lower():
+    """In the game's unit of work: the record, and what follows for the seat (or the host) the mail
+    went to."""
+    if mail.seat is None:
+        return _act_for_host(rt, session, table, mail, failure)
+    seat = table.seats[mail.seat] if mail.seat < len(table.seats) else None
+    if seat is None or not _same(seat.email, mail.to_email):
         log.info("report about mail %s to an address seat %s no longer has: ignored", mail.id, mail.seat)
         return Outcome.LEFT, []
-    if seat is None and table.record.host_email.strip().lower() != mail.to_email.strip().lower():
-        return Outcome.LEFT, []
-    session.add(_record(rt, mail, seat, failure))
+    session.add(_record(rt, mail, seat.key_version, failure))
     session.flush()
-    if seat is None:  # the host's own address: recorded; nobody else to tell
-        return Outcome.RECORDED, []
     if failure.kind == BounceKind.COMPLAINT:
         return Outcome.RECORDED, _complained(rt, session, table, seat)
     return Outcome.RECORDED, _maybe_unreachable(rt, session, table, seat)
+
+
+def _act_for_host(
+    rt: Runtime, session: Session, table: Table, mail: OutboxMail, failure: Failure
+) -> tuple[str, list[OutboxMail]]:
+    """A report about a mail to the host: a complaint turns the host's notices off; an address that
+    does not take mail is marked so, for the host page to say (there is nobody else to mail)."""
+    game = table.record
+    if not _same(game.host_email, mail.to_email):
+        return Outcome.LEFT, []
+    session.add(_record(rt, mail, game.host_key_version, failure))
+    session.flush()
+    if failure.kind == BounceKind.COMPLAINT:
+        game.host_notify = False
+    elif game.host_unreachable_at is None:
+        found = unreachable(_host_records(session, table), _sent_times(session, table, None))
+        if found is not None:
+            game.host_unreachable_at, game.host_unreachable_reason = found.since, found.reason
+    session.add(game)
+    return Outcome.RECORDED, []
+
+
+def _same(address: str, other: str) -> bool:
+    return address.strip().lower() == other.strip().lower()
 
 
 def _complained(rt: Runtime, session: Session, table: Table, seat: SeatRecord) -> list[OutboxMail]:
@@ -147,11 +169,24 @@ def _seat_records(session: Session, game_id: str, seat: SeatRecord) -> Sequence[
     ).all()
 
 
-def _sent_times(session: Session, table: Table, seat: SeatRecord) -> dict[int, datetime]:
-    """When each of the seat's mails that a report is about went out, by row id."""
-    ids = select(BounceRecord.mail_id).where(
-        col(BounceRecord.game_id) == table.game_id, col(BounceRecord.seat) == seat.seat
-    )
+def _host_records(session: Session, table: Table) -> Sequence[BounceRecord]:
+    """The reports about the host's mails to their current address and link version."""
+    return session.exec(
+        select(BounceRecord)
+        .where(
+            col(BounceRecord.game_id) == table.game_id,
+            col(BounceRecord.seat).is_(None),
+            col(BounceRecord.email) == table.record.host_email.strip().lower(),
+            col(BounceRecord.key_version) == table.record.host_key_version,
+        )
+        .order_by(col(BounceRecord.id))
+    ).all()
+
+
+def _sent_times(session: Session, table: Table, seat: SeatRecord | None) -> dict[int, datetime]:
+    """When each of the seat's (or the host's) mails that a report is about went out, by row id."""
+    about = col(BounceRecord.seat).is_(None) if seat is None else col(BounceRecord.seat) == seat.seat
+    ids = select(BounceRecord.mail_id).where(col(BounceRecord.game_id) == table.game_id, about)
     rows = session.exec(select(OutboxMail.id, OutboxMail.sent_at).where(col(OutboxMail.id).in_(ids))).all()
     return {row_id: as_utc(sent) for row_id, sent in rows if row_id is not None and sent is not None}
 

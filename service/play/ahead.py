@@ -21,8 +21,8 @@ from rules import IllegalAction
 from rules.ahead import THEN
 from rules.messages import N_, Message, is_message
 from rules.shapes import Action
-from service.eventlog.models import AheadPlay, AheadStatus, EventOrigin, OutboxMail, SeatKeeper
-from service.eventlog.store import Table, append_move
+from service.eventlog.models import AheadPlay, AheadStatus, OutboxMail
+from service.eventlog.store import Table
 from service.i18n import say
 from service.runtime import Runtime
 
@@ -37,6 +37,35 @@ class Chosen:
 
     situation: str
     action: Action
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A play chosen ahead still waiting, as a step reads it (a snapshot of its row)."""
+
+    id: int
+    seat: int
+    key_version: int
+    situation: str
+    play_number: int | None
+    action: Action
+
+    @classmethod
+    def of(cls, row: AheadPlay) -> Queued:
+        assert row.id is not None
+        return cls(row.id, row.seat, row.key_version, row.situation, row.play_number, row.action)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What became of a play chosen ahead in a step: made as the event numbered `seq`, or dropped
+    (`seq` None) with the rules' `reason` if any; `told` when its seat need not hear of it (another
+    player's, or a play already past)."""
+
+    id: int
+    seq: int | None = None
+    reason: Message | None = None
+    told: bool = False
 
 
 class AheadRefused(Exception):
@@ -146,7 +175,7 @@ def queue_of(rt: Runtime, table: Table, seat: int) -> list[Chosen]:
     return queue
 
 
-def situation_now(table: Table, row: AheadPlay) -> str | None:
+def situation_now(table: Table, row: AheadPlay | Queued) -> str | None:
     """A chosen play's situation as its seat's situations name it now (None once its play passed)."""
     return table.rules.ahead.now(table.state, row.seat, row.situation, row.play_number)
 
@@ -186,79 +215,87 @@ def as_json(action: Action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def answers_now(table: Table, row: AheadPlay) -> bool:
+def answers_now(table: Table, row: AheadPlay | Queued) -> bool:
     """Whether a chosen play answers the play its seat owes now (its seat's player still chose it)."""
     return row.key_version == table.seats[row.seat].key_version and table.rules.ahead.answers_owed(
         table.state, row.seat, row.situation, row.play_number
     )
 
 
-def answering_seats(session: Session, table: Table) -> set[int]:
+def answering_seats(table: Table, queue: Sequence[Queued]) -> set[int]:
     """The seats the game waits on whose player chose ahead a play that answers now."""
     if table.result is not None:
         return set()
     waiting = table.rules.to_act(table.state)
-    rows = chosen_rows(session, table.game_id)
-    return {row.seat for row in rows if row.seat in waiting and answers_now(table, row)}
+    return {row.seat for row in queue if row.seat in waiting and answers_now(table, row)}
 
 
-def play_chosen(session: Session, table: Table, now: datetime) -> Table | None:
-    """Make the first play chosen ahead that answers a play a seat owes now (in seat order), as the
-    player's own move; the table after it, or None when no chosen play was made. Chosen plays that
-    answer an owed play but do not fit are dropped with the reason."""
-    if table.result is not None:
-        return None
-    rows = chosen_rows(session, table.game_id)
-    if not rows:
-        return None
+def chosen_play(
+    table: Table, queue: Sequence[Queued]
+) -> tuple[tuple[int, Action, int] | None, list[Settled]]:
+    """The first play chosen ahead that answers a play a seat owes now (in seat order), to be made as
+    the player's own move: its seat, action and row (None when none is made), and the chosen plays
+    used up meanwhile, dropped (those that answer but do not fit with the rules' reason; those of
+    another player of the seat, or of a play already made, without a word)."""
+    settled: list[Settled] = []
+    if table.result is not None or not queue:
+        return None, settled
     for seat in sorted(table.rules.to_act(table.state)):
         situation = table.rules.ahead.owed(table.state, seat)
-        mine = [row for row in rows if row.seat == seat]
-        if situation is None or not mine:
+        rows = [row for row in queue if row.seat == seat]
+        if situation is None or not rows:
             continue
-        after = _answer(session, table, seat, situation, mine, now)
-        if after is not None:
-            return after
-    return None
+        made, dropped = _answer(table, seat, situation, rows)
+        settled += dropped
+        if made is not None:
+            return (seat, *made), settled
+    return None, settled
 
 
 def _answer(
-    session: Session, table: Table, seat: int, situation: str, rows: list[AheadPlay], now: datetime
-) -> Table | None:
-    """The seat's chosen plays that answer its owed play in `situation` used up: the fitting one made
-    (the table after it), or all dropped, the reason kept for the seat's next mail (None). Those of
-    another player of the seat, or of a play already made, are dropped without a word."""
+    table: Table, seat: int, situation: str, rows: list[Queued]
+) -> tuple[tuple[Action, int] | None, list[Settled]]:
+    """The seat's chosen plays that answer its owed play in `situation` used up: the fitting one's
+    action and row (None if none fits), and those dropped."""
     key_version = table.seats[seat].key_version
-    drop(
-        [row for row in rows if row.key_version != key_version or situation_now(table, row) is None],
-        now,
-        session,
-    )
-    rules = table.rules
+    dropped = {
+        row.id: Settled(row.id, told=True)
+        for row in rows
+        if row.key_version != key_version or situation_now(table, row) is None
+    }
     answering = [row for row in rows if answers_now(table, row)]
     if not answering:
-        return None
-    made = rules.ahead.play(table.state, seat, {row.situation: row.action for row in answering})
-    drop(answering, now, session)
+        return None, list(dropped.values())
+    made = table.rules.ahead.play(table.state, seat, {row.situation: row.action for row in answering})
     used = next((row for row in answering if row.situation == situation), answering[0])
-    used.told = False
+    dropped |= {row.id: Settled(row.id, told=True) for row in answering if row is not used}
     if is_message(made):
-        used.reason = list(made)
-        return None
+        dropped[used.id] = Settled(used.id, reason=made)  # type: ignore[arg-type]
+        return None, list(dropped.values())
+    dropped.pop(used.id, None)
     action: Action = made  # type: ignore[assignment]
-    used.status, used.seq = AheadStatus.PLAYED, table.version + 1
-    events = rules.act(table.state, seat, action)
-    taken_back_by_move(session, table, seat)
-    return append_move(session, table, seat, action, events, EventOrigin.PLAYER, now)
+    return (action, used.id), list(dropped.values())
 
 
-def taken_back_by_move(session: Session, table: Table, seat: int) -> None:
-    """A move of the player's own (by hand, or chosen ahead: the others cannot tell them apart)
-    takes the seat back from the seat-keeper that kept it while they were away."""
-    record = table.seats[seat]
-    if record.keeper == SeatKeeper.STAND_IN:
-        record.keeper = SeatKeeper.PLAYER
-        session.add(record)
+def replaced(table: Table, queue: Sequence[Queued], seat: int) -> list[Settled]:
+    """The seat's chosen plays that a move made for it otherwise (forced, under auto-play) replaces:
+    those for a later play (the trick after) stay."""
+    return [
+        Settled(row.id, told=True)
+        for row in queue
+        if row.seat == seat and (row.play_number is None or situation_now(table, row) is None)
+    ]
+
+
+def settle_queue(session: Session, game_id: str, settled: Sequence[Settled], now: datetime) -> None:
+    """What became of the chosen plays in a step written on their rows."""
+    rows = {row.id: row for row in _open_rows(session, game_id)}
+    for outcome in settled:
+        row = rows[outcome.id]
+        row.status = AheadStatus.PLAYED if outcome.seq is not None else AheadStatus.DROPPED
+        row.seq, row.settled_at, row.told = outcome.seq, now, outcome.told
+        row.reason = list(outcome.reason) if outcome.reason is not None else None
+        session.add(row)
 
 
 def drop_replaced(session: Session, after: Table, seat: int, now: datetime) -> None:

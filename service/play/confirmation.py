@@ -4,22 +4,32 @@ The create page stores the request and mails the host a signed link (`confirmati
 else is sent before the host opens it and presses the button. Confirming creates the game and sends
 the invitations, once, however often it is pressed. A deployment may let some hosts skip this: the
 addresses or @domains of HOST_ALLOWLIST, or whoever types INVITE_CODE. `pbem new` (the operator)
-creates games directly.
+creates games directly. A host address that the confirmation mail did not reach (it bounced, or
+the relay refused it) is refused by the create form for that week, with nothing sent.
 """
 
 from __future__ import annotations
 
 import hmac
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
+from rules.messages import N_
 from rules.table import KEEPER
-from service.eventlog.models import GameRequest, TimeoutPolicy
+from service.eventlog.models import BounceKind, BounceRecord, GameRequest, OutboxMail, TimeoutPolicy
+from service.links import CONFIRM_MAX_AGE_SECONDS
 from service.mail.drafting import confirmation_mail
-from service.play.hosting import GameSetup, Player, start_game
+from service.mail.kinds import MailKind
+from service.play.hosting import GameSetup, Player, SetupRefused, start_game
 from service.play.time_control import TimeControl
 from service.runtime import Runtime
+
+CONFIRMATION_BOUNCED = N_(
+    "Mail to %(email)s did not arrive when we asked it to confirm a game this week: check the address "
+    "for a typo, or give another."
+)
 
 
 def allowlisted(settings: dict[str, Any], address: str) -> bool:
@@ -45,6 +55,8 @@ def ask_for_game(rt: Runtime, setup: GameSetup) -> int:
     then); the request's id. SetupRefused, with nothing stored, when the game could not start."""
     setup.check()
     with Session(rt.engine, expire_on_commit=False) as session:
+        if confirmation_bounced(session, setup.host.email, rt.clock.now()):
+            raise SetupRefused(setup.game, CONFIRMATION_BOUNCED, email=setup.host.email)
         request = GameRequest(
             game=setup.game,
             players=[
@@ -66,6 +78,24 @@ def ask_for_game(rt: Runtime, setup: GameSetup) -> int:
         assert request.id is not None and mail.id is not None
     rt.dispatch.send_mails([mail.id])
     return request.id
+
+
+def confirmation_bounced(session: Session, address: str, now: datetime) -> bool:
+    """Whether a mail asking this address to confirm a game failed for good (a permanent bounce, or
+    a refusal at send time) within the week its link would have worked: then no other is sent (no
+    mail storm to a dead mailbox), and the create form asks for the address again."""
+    failed = session.exec(
+        select(BounceRecord.id)
+        .join(OutboxMail, col(OutboxMail.id) == col(BounceRecord.mail_id))
+        .where(
+            col(BounceRecord.email) == address.strip().lower(),
+            col(BounceRecord.kind) == BounceKind.PERMANENT,
+            col(BounceRecord.received_at) >= now - timedelta(seconds=CONFIRM_MAX_AGE_SECONDS),
+            col(OutboxMail.kind) == MailKind.CONFIRM_GAME,
+        )
+        .limit(1)
+    ).first()
+    return failed is not None
 
 
 def game_request(rt: Runtime, request_id: int) -> GameRequest:

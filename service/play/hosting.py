@@ -23,7 +23,7 @@ from service.eventlog.models import (
     SeatKeeper,
     SeatRecord,
 )
-from service.eventlog.store import Table, append_events, append_move, load_table
+from service.eventlog.store import Table, append_events, load_table
 from service.mail.drafting import (
     draft_mail,
     drafted,
@@ -37,8 +37,10 @@ from service.mail.drafting import (
 )
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
+from service.play.decisions import decided
+from service.play.decisions_told import extend_deadline, forfeit, host_decision_mails
 from service.play.names import BOT_NAME, label_refusal, look_alike_refusal, name_refusal
-from service.play.settle import decided, extend_deadline, finish_moves, forfeit, host_decision_mails, settle
+from service.play.settle import finish_moves, settle
 from service.play.time_control import TimeControl
 from service.reading import since_lines
 from service.replay.fairness import game_commitment
@@ -295,10 +297,7 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
         if not table.active:
             return False, []
         now = rt.clock.now()
-        decision = cancel_decision("host")
-        events = table.rules.table.decide(table.state, decision, len(table.seats))
-        cancelled = append_move(session, table, None, decision, events, EventOrigin.HOST, now)
-        table = settle(session, cancelled, now)
+        table = settle(session, decided(session, table, cancel_decision("host"), EventOrigin.HOST, now), now)
         told = (draft_mail(rt, table, MailKind.GAME_CANCELLED, seat.seat, {}) for seat in mailed_seats(table))
         return True, drafted(*told)
 
@@ -362,18 +361,17 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
         if refusal is not None:
             raise IllegalAction(refusal[0], **refusal[1])
         leaving = record.keeper != SeatKeeper.BOT
+        now = rt.clock.now()
         after = decided(
-            rt, session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST
+            session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST, now
         )
         told = draft_mail(rt, after, MailKind.REPLACED, seat, {"name": player.name}) if leaving else None
         replaced = record.name
-        record.name, record.email, record.keeper = player.name, player.email, SeatKeeper.PLAYER
-        record.bot_level = None
+        record.name, record.email = player.name, player.email
         record.key_version += 1  # every link of the seat so far is revoked
         record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
         record.language = ""  # the table's, until the new player chooses
         session.add(record)
-        now = rt.clock.now()
         settled = settle(session, after, now)
         invited = draft_mail(rt, settled, MailKind.TAKEN_OVER, seat, _taken_over(rt, settled, seat, replaced))
         others = host_decision_mails(rt, after, skip=frozenset({seat}))
@@ -411,12 +409,9 @@ def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool, level: str 
         now_kept = record.keeper != SeatKeeper.PLAYER
         if now_kept == by_keeper and (not by_keeper or (record.bot_level or KEEPER) == level):
             raise IllegalAction(N_("The seat is already played that way."))
-        after = decided(rt, session, table, keep_decision(seat, by_keeper, level), EventOrigin.HOST)
-        if record.keeper != SeatKeeper.BOT:
-            record.keeper = SeatKeeper.STAND_IN if by_keeper else SeatKeeper.PLAYER
-        record.bot_level = level if by_keeper and level != KEEPER else None
-        session.add(record)
-        moved = finish_moves(rt, session, after, after, rt.clock.now())[1]
+        now = rt.clock.now()
+        after = decided(session, table, keep_decision(seat, by_keeper, level), EventOrigin.HOST, now)
+        moved = finish_moves(rt, session, after, after, now)[1]
         return None, [*host_decision_mails(rt, after), *moved]
 
     rt.in_game(game_id, change)
@@ -449,7 +444,8 @@ def declare_draw(rt: Runtime, game_id: str) -> None:
     """The host ends the running game as a draw: every seat is among the winners, everyone is told."""
 
     def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        after = decided(rt, session, table, draw_decision("host"), EventOrigin.HOST)
-        return None, finish_moves(rt, session, table, after, rt.clock.now())[1]
+        now = rt.clock.now()
+        after = decided(session, table, draw_decision("host"), EventOrigin.HOST, now)
+        return None, finish_moves(rt, session, table, after, now)[1]
 
     rt.in_game(game_id, change)

@@ -27,7 +27,7 @@ from service.eventlog.store import GameNotFound, Table
 from service.links import LinkError, ReplyLink, day_number
 from service.localtime import as_utc
 from service.mail.drafting import draft_mail, mail_language, new_message_id, player_url
-from service.mail.intake import from_forged, headers_only, query_safe, unreadable
+from service.mail.intake import claimed, from_forged, headers_only, query_safe, unreadable
 from service.mail.kinds import MailKind
 from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.ahead import AheadRefused, set_queue
@@ -41,7 +41,7 @@ from service.play.reply_moves import (
     read_reply,
     reads_as_own_move,
 )
-from service.play.talk import TalkRefused, cleaned, say_at_table
+from service.play.talk import TalkRefused, Word, cleaned, say_at_table
 from service.runtime import Runtime
 
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again
@@ -106,13 +106,7 @@ def _claim(rt: Runtime, message_id: str, link: ReplyLink) -> int | None:
         received_at=rt.clock.now(),
         status=InboundStatus.RECEIVED,
     )
-    with Session(rt.engine, expire_on_commit=False) as session:
-        session.add(row)
-        try:
-            session.commit()
-        except IntegrityError:
-            return None
-    return row.id
+    return claimed(rt.engine, row)
 
 
 def _record(rt: Runtime, message_id: str, link: ReplyLink | None, status: InboundStatus) -> None:
@@ -220,17 +214,14 @@ def _move(
     naming the move and quoting the talk kept."""
     assert reading.action is not None
     said_talk = _talk_of_reply(table, link.seat, reading.talk)
-    outcome = submit_move(rt, link.game_id, link.seat, link.seq, reading.action)
+    outcome = submit_move(rt, link.game_id, link.seat, link.seq, reading.action, word=said_talk)
     moved = outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING)
-    kept = None
-    if moved and said_talk is not None:
-        with suppress(TalkRefused):  # the move stands whatever its words to the table
-            say_at_table(rt, link.game_id, link.seat, said_talk.text, private=said_talk.private)
-            kept = said_talk
+    kept = said_talk if moved else None
     said = outcome.message or (N_("The move was refused."), {})
     played = reading.action if moved else None
     _mail_outcome(rt, link, message_id, said, with_choices=not moved, played=played, talk=kept)
-    status = InboundStatus.MOVED if outcome.command_id is not None else InboundStatus.REFUSED
+    stored = outcome.command_id is not None and outcome.status != MoveStatus.EARLIER_PENDING
+    status = InboundStatus.MOVED if stored else InboundStatus.REFUSED
     return InboundOutcome(status, outcome.command_id)
 
 
@@ -251,15 +242,7 @@ def _day_of_step(rt: Runtime, link: ReplyLink) -> int | None:
     return None if made is None else day_number(as_utc(made))
 
 
-@dataclass(frozen=True)
-class ReplyTalk:
-    """A reply's words to the table as they will be kept, and whether only their writer sees them."""
-
-    text: str
-    private: bool
-
-
-def _talk_of_reply(table: Table, seat: int, text: str) -> ReplyTalk | None:
+def _talk_of_reply(table: Table, seat: int, text: str) -> Word | None:
     """A reply's words as talk, secrets cut (by the talk itself); kept private when they read as a
     move of the seat (a card it holds or played: a repeated reply must not show a face-down card).
     None when nothing is left."""
@@ -267,7 +250,7 @@ def _talk_of_reply(table: Table, seat: int, text: str) -> ReplyTalk | None:
         words = cleaned(text)
     except TalkRefused:
         return None
-    return ReplyTalk(words, private=reads_as_own_move(table, seat, words))
+    return Word(words, private=reads_as_own_move(table, seat, words))
 
 
 def _without_our_lines(rt: Runtime, game_id: str, seat: int, text: str) -> str:
@@ -379,7 +362,7 @@ def _mail_outcome(
     said: Message,
     with_choices: bool,
     played: dict[str, Any] | None = None,
-    talk: ReplyTalk | None = None,
+    talk: Word | None = None,
 ) -> None:
     """The answer to a reply, to the seat's own address, in the thread of the reply it answers, with
     the seat's legal moves now as a reply may write them (when it owes one and the answer refuses),

@@ -23,8 +23,10 @@ from rules.messages import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
-from service.play.ahead import drop_replaced, taken_back_by_move
+from service.play.ahead import drop_replaced
+from service.play.decisions import player_back
 from service.play.settle import finish_moves
+from service.play.talk import Word, keep_word
 from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20
@@ -33,6 +35,9 @@ POLL_SECONDS = 0.05  # without word of decisions: the longest pause between two 
 # load a move waits hundreds of milliseconds for a worker, and reading every 50 ms cost the web a
 # tenth of its CPU (py-spy) for answers that the word gives anyway.
 WORD_LOST_SECONDS = 0.5
+EARLIER_PENDING = N_(
+    "This move was not taken: your previous move is still being played. Make it again once that one is done."
+)
 
 
 class MoveStatus(StrEnum):
@@ -40,6 +45,7 @@ class MoveStatus(StrEnum):
 
     ACCEPTED = "accepted"
     PENDING = "pending"
+    EARLIER_PENDING = "earlier_pending"  # not stored: the seat's earlier move is still being played
     REJECTED = "rejected"
     STALE = "stale"
     DUPLICATE = "duplicate"
@@ -88,14 +94,21 @@ def decide(table: Table, seat: int, seq: int, action: dict[str, Any]) -> list[di
 
 
 def submit_move(
-    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], table: Table | None = None
+    rt: Runtime,
+    game_id: str,
+    seat: int,
+    seq: int,
+    action: dict[str, Any],
+    table: Table | None = None,
+    word: Word | None = None,
 ) -> MoveOutcome:
-    """Check a move against the current log, store it as a pending command and dispatch it. A resend
-    of a stored move (same seat, version and action) answers with the stored command's outcome.
-    `table`: the game as the request has just read it (else it is read here); the check is only a
-    first answer, as the worker decides again under the game's lock."""
+    """The one way a seat's move comes in (its page, the JSON twin, a reply by mail): check it
+    against the current log, store it as a pending command with the words sent with it and dispatch
+    it. A resend of a stored move (same seat, version and action) answers with the stored command's
+    outcome. `table`: the game as the request has just read it (else it is read here); the check is
+    only a first answer, as the worker decides again under the game's lock."""
     key = command_key(seat, seq, action)
-    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key, table))
+    stored = retry_on_disconnect(lambda: _store_command(rt, game_id, seat, seq, action, key, table, word))
     if isinstance(stored, MoveOutcome):
         return stored
     try:
@@ -110,7 +123,14 @@ def submit_move(
 
 
 def _store_command(
-    rt: Runtime, game_id: str, seat: int, seq: int, action: dict[str, Any], key: str, table: Table | None
+    rt: Runtime,
+    game_id: str,
+    seat: int,
+    seq: int,
+    action: dict[str, Any],
+    key: str,
+    table: Table | None,
+    word: Word | None,
 ) -> int | MoveOutcome:
     """The id of the new pending command, or the outcome that answers the submission instead: the
     stored outcome of the same move sent before, the seat's earlier move still being played, or the
@@ -120,18 +140,21 @@ def _store_command(
         if earlier is not None:
             return _outcome_of(earlier, replayed=True)
         if waiting is not None:  # a seat's moves apply in the order it made them, one at a time
-            return MoveOutcome(
-                MoveStatus.PENDING,
-                (N_("Your previous move is still being played; make the next one when it is done."), {}),
-                waiting.id,
-            )
+            return MoveOutcome(MoveStatus.EARLIER_PENDING, (EARLIER_PENDING, {}), waiting.id)
         if table is None:
             table = load_table(session, game_id, rt.cache)
         verdict = decide(table, seat, seq, action)
         if isinstance(verdict, MoveOutcome):
             return verdict
         command = CommandRecord(
-            game_id=game_id, seat=seat, seq=seq, action=action, key=key, created_at=rt.clock.now()
+            game_id=game_id,
+            seat=seat,
+            seq=seq,
+            action=action,
+            key=key,
+            talk=word.text if word else None,
+            talk_private=word.private if word else False,
+            created_at=rt.clock.now(),
         )
         session.add(command)
         try:
@@ -299,7 +322,9 @@ def _decide_command(
     # Marked before the append flushes, so the command's row is written once (a version conflict
     # rolls the whole transaction back, this mark with it).
     command.status = CommandStatus.ACCEPTED
-    after = append_move(session, before, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
+    back = player_back(session, before, command.seat, now)
+    after = append_move(session, back, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
+    if command.talk is not None:
+        keep_word(session, after, command.seat, Word(command.talk, command.talk_private), rt)
     drop_replaced(session, after, command.seat, now)
-    taken_back_by_move(session, before, command.seat)
     return finish_moves(rt, session, before, after, now)

@@ -1,6 +1,6 @@
-"""Rebuilding the game rows' cache of the log (status and finished_at, kept for listing queries) and
-the turn clocks from each game's log, e.g. after a row was damaged or a migration: the log is the
-truth, the rows follow it."""
+"""Rebuilding every row that repeats a game's log (the game row's status, finished_at and version,
+who plays each seat, the turn clocks) from each game's log alone, e.g. after a row was damaged or a
+migration: the log is the truth, the rows follow it (service/play/projections.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import GameRecord, GameStatus, OutboxMail
-from service.eventlog.store import Table, refresh_record
-from service.play.clocks import sync_clocks
+from service.eventlog.store import Table, load_table
+from service.play.projections import rebuild
 from service.runtime import Runtime
 
 
@@ -39,8 +39,8 @@ def rebuild_games(rt: Runtime, game_ids: Iterable[str] = ()) -> list[Repair]:
     return repairs
 
 
-def _rebuild(rt: Runtime, session: Session, table: Table) -> tuple[Repair | None, list[OutboxMail]]:
+def _rebuild(rt: Runtime, session: Session, cached: Table) -> tuple[Repair | None, list[OutboxMail]]:
+    table = load_table(session, cached.game_id)  # the whole log: the row's version is not trusted
     was = GameStatus(table.record.status)
-    changed = refresh_record(session, table)
-    sync_clocks(session, table, rt.clock.now())
+    changed = rebuild(session, table, rt.clock.now())
     return (Repair(table.game_id, was, table.status) if changed else None), []

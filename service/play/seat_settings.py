@@ -1,5 +1,6 @@
-"""A player's own settings on their seat (how they hear of their turns, their time zone), and the
-host's notices switch: read, checked and saved."""
+"""A player's own settings on their seat (how they hear of their turns, their time zone, auto-play
+of their forced moves, taking the seat back from the seat-keeper), and the host's notices switch:
+read, checked and saved."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from service.eventlog.models import NotifyMode, OutboxMail, SeatRecord
+from service.eventlog.models import NotifyMode, OutboxMail, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.mail.digest import first_digest
 from service.mail.drafting import drafted
+from service.play.decisions import player_back
+from service.play.projections import project
+from service.play.settle import finish_moves
 from service.runtime import Runtime
 from service.zones import is_zone
 
@@ -76,3 +80,30 @@ def save_seat_language(rt: Runtime, game_id: str, seat: int, key_version: int, l
         return True, []
 
     return rt.in_game(game_id, change)
+
+
+def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
+    """The player takes their seat back from the seat-keeper; False if it was not kept for them."""
+
+    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
+        if table.seats[seat].keeper != SeatKeeper.STAND_IN:
+            return False, []
+        now = rt.clock.now()
+        project(session, player_back(session, table, seat, now), now)
+        return True, []
+
+    return rt.in_game(game_id, change)
+
+
+def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
+    """Turn auto-play of the seat's forced moves on or off; a forced move owed now is played at once."""
+
+    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
+        record = table.seats[seat]
+        record.auto_play = on
+        session.add(record)
+        if not table.active:
+            return None, []
+        return None, finish_moves(rt, session, table, table, rt.clock.now())[1]
+
+    rt.in_game(game_id, change)

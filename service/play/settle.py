@@ -1,7 +1,7 @@
-"""What follows moves, whoever made them: the automatic moves they lead to, the game row's cache of
-the log (status, finished_at), the turn clocks and the mails, all in the caller's transaction. Also
-the seat's own turn settings (taking the seat back from the seat-keeper, auto-play), and the
-decisions of the game or its host (a forfeit, more time), which are events of the log like moves.
+"""The master of a step's second half, whoever made its move or decision: what follows it
+(`automatic.follow`, pure) appended step by step, the projections of the log brought in line
+(service/play/projections.py) and each step handed to the mail policy, all in the caller's
+transaction (the unit of work of `Runtime.in_game`, which locks, loads and commits).
 """
 
 from __future__ import annotations
@@ -10,59 +10,70 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from rules.shapes import Action
-from rules.table import extend_decision, forfeit_decision
 from service.channels.notices import notices_after
-from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TurnClock
-from service.eventlog.store import Table, append_move, refresh_record
-from service.i18n import say
-from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_after_move, player_url
-from service.mail.kinds import MailKind
-from service.play.ahead import note, untold
-from service.play.automatic import play_automatic, play_until_chosen
-from service.play.clocks import open_clocks, sync_clocks
-from service.runtime import Runtime
+from service.eventlog.models import OutboxMail
+from service.eventlog.store import Table, append_move
+from service.mail.drafting import mails_after_move
+from service.play.ahead import Queued, chosen_rows, note, settle_queue, untold
+from service.play.automatic import Step, follow
+from service.play.projections import project, project_seats
+from service.runtime import Runtime, searching_now
 
 
 def settle(session: Session, table: Table, now: datetime) -> Table:
-    """Play the automatic moves the game now waits on, bring the game row's cache of the log (its
-    status) and the clocks in line; the table after."""
+    """Play the automatic moves the game now waits on and bring the projections of the log in line;
+    the table after (the caller writes the mails)."""
     return settled_with_dues(session, table, now)[0]
 
 
 def settled_with_dues(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
     """`settle`, with the deadline of each move owed afterwards by seat (from the clocks just
     written, not read back)."""
-    return in_line(session, play_automatic(session, table, now), now)
+    for step in _follow(session, table, now):
+        table = _append_step(session, table, step, now)
+    return in_line(session, table, now)
 
 
 def in_line(session: Session, table: Table, now: datetime) -> tuple[Table, dict[int, datetime]]:
-    """The game row's cache of the log and the clocks brought in line with the table; the table and
-    the deadline of each move owed by seat."""
-    refresh_record(session, table)
-    clocks = sync_clocks(session, table, now)
-    return table, {row.seat: row.due_at for row in clocks if row.due_at is not None}
+    """The projections of the log (the game row, the clocks) brought in line with the table; the
+    table and the deadline of each move owed by seat."""
+    return table, project(session, table, now)
 
 
 def finish_moves(
     rt: Runtime, session: Session, before: Table, after: Table, now: datetime
 ) -> tuple[Table, list[OutboxMail]]:
-    """After moves appended in this transaction (from `before` to `after`): settle the game and write
-    the mails everything since `before` causes. Returns the settled table and the mails (added to
-    the session).
+    """After moves appended in this transaction (from `before` to `after`): append what follows them
+    (`automatic.follow`, step by step), bring the projections in line after each step and write the
+    mails each step causes. Returns the table after all and the mails (added to the session).
 
-    A play chosen ahead is a step of its own: the mails of the moves before it are written as the
-    game stood then, to every seat but its own, as they would be before a quick move by hand, so
+    A play chosen ahead begins a step of its own: the mails of the moves before it are written as
+    the game stood then, to every seat but its own, as they would be before a quick move by hand, so
     that no other seat can tell the play was chosen ahead."""
     mails: list[OutboxMail] = []
-    settled, chosen = play_until_chosen(session, after, now)
-    while chosen is not None:
-        seat = chosen.actors[settled.version]
-        mails += step_mails(rt, session, before, *in_line(session, settled, now), skip=seat)
-        before = settled
-        settled, chosen = play_until_chosen(session, chosen, now)
-    after, due = in_line(session, settled, now)
-    return after, mails + step_mails(rt, session, before, after, due)
+    for step in _follow(session, after, now):
+        after, due = in_line(session, _append_step(session, after, step, now), now)
+        mails += step_mails(rt, session, before, after, due, skip=step.chosen_next)
+        before = after
+    return after, mails
+
+
+def _follow(session: Session, table: Table, now: datetime) -> list[Step]:
+    """What follows the table now, from its plays chosen ahead still waiting."""
+    queue = [Queued.of(row) for row in chosen_rows(session, table.game_id)]
+    return follow(table, queue, now, searching_now())
+
+
+def _append_step(session: Session, table: Table, step: Step, now: datetime) -> Table:
+    """A step's moves appended (the seat rows following each decision about the table) and what
+    became of its plays chosen ahead written; the table after."""
+    for move in step.moves:
+        after = append_move(session, table, move.seat, move.action, move.events, move.origin, now)
+        if move.seat is None:
+            project_seats(session, after, table.version)
+        table = after
+    settle_queue(session, table.game_id, step.settled, now)
+    return table
 
 
 def step_mails(
@@ -89,103 +100,3 @@ def step_mails(
                 row.told = True
                 session.add(row)
     return mails
-
-
-def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
-    """The player takes their seat back from the seat-keeper; False if it was not kept for them."""
-
-    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
-        record = table.seats[seat]
-        if record.keeper != SeatKeeper.STAND_IN:
-            return False, []
-        record.keeper, record.bot_level = SeatKeeper.PLAYER, None
-        session.add(record)
-        sync_clocks(session, table, rt.clock.now())
-        return True, []
-
-    return rt.in_game(game_id, change)
-
-
-def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
-    """Turn auto-play of the seat's forced moves on or off; a forced move owed now is played at once."""
-
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        record = table.seats[seat]
-        record.auto_play = on
-        session.add(record)
-        if not table.active:
-            return None, []
-        return None, finish_moves(rt, session, table, table, rt.clock.now())[1]
-
-    rt.in_game(game_id, change)
-
-
-def decided(rt: Runtime, session: Session, table: Table, decision: Action, origin: EventOrigin) -> Table:
-    """The table once a decision of the game or its host (no seat's move) is appended to its log;
-    IllegalAction if the rules refuse it now. Not settled yet."""
-    events = table.rules.table.decide(table.state, decision, len(table.seats))
-    return append_move(session, table, None, decision, events, origin, rt.clock.now())
-
-
-def host_decision_mails(rt: Runtime, table: Table, skip: frozenset[int] = frozenset()) -> list[OutboxMail]:
-    """The host's decision (the table's last event) told to every player but `skip`, in words."""
-    event = table.events[-1]
-    mails = []
-    for seat in mailed_seats(table):
-        line = table.rules.describe(event, seat.seat, table.names)
-        if seat.seat in skip or line is None:
-            continue
-        context = {"link": player_url(rt, table, seat.seat), "line": say(line)}
-        mails.append(draft_mail(rt, table, MailKind.HOST_DECISION, seat.seat, context))
-    return drafted(*mails)
-
-
-def extend_deadline(
-    rt: Runtime, session: Session, table: Table, seat: int, days: int
-) -> tuple[Table, list[OutboxMail]]:
-    """The host gives `seat` a fresh clock of `days` days for the move it owes (an event of the
-    log): the seat is told its new deadline, the others what the host did."""
-    now = rt.clock.now()
-    table = settle(session, decided(rt, session, table, extend_decision(seat, days), EventOrigin.HOST), now)
-    clock = next((row for row in open_clocks(session, table.game_id) if row.seat == seat), None)
-    if clock is None or clock.due_at is None:  # no time limit, or the seat-keeper plays the seat
-        return table, host_decision_mails(rt, table)
-    clock.timed_out_at = None  # out of time no more: its new deadline may time out again
-    session.add(clock)
-    return table, [
-        *host_decision_mails(rt, table, skip=frozenset({seat})),
-        *drafted(_extended_mail(rt, table, clock)),
-    ]
-
-
-def _extended_mail(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
-    assert clock.due_at is not None
-    link = {"link": player_url(rt, table, clock.seat)}
-    return draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, link, clock.due_at)
-
-
-def forfeit(
-    rt: Runtime, session: Session, table: Table, seat: int, origin: EventOrigin
-) -> tuple[Table, list[OutboxMail]]:
-    """The seat forfeits (by the game on a timeout, or by the host's decision): the forfeit is
-    appended to the log, the game ends and the other side wins; everyone is told."""
-    table = settle(session, decided(rt, session, table, forfeit_decision(seat), origin), rt.clock.now())
-    result = table.result
-    assert result is not None
-    winners = [table.names[w] for w in result["winners"]]
-    mails = (
-        draft_mail(
-            rt,
-            table,
-            MailKind.FORFEIT,
-            other.seat,
-            {
-                "link": player_url(rt, table, other.seat),
-                "name": table.names[seat],
-                "winners": winners,
-                "by_host": origin == EventOrigin.HOST,
-            },
-        )
-        for other in mailed_seats(table)
-    )
-    return table, drafted(*mails)

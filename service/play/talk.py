@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlmodel import Session, col, func, select
@@ -48,9 +49,17 @@ def cleaned(text: object) -> str:
     return kept
 
 
+@dataclass(frozen=True)
+class Word:
+    """Words to the table as they will be kept (cleaned), and whether only their writer sees them."""
+
+    text: str
+    private: bool = False
+
+
 def add_talk(session: Session, table: Table, seat: int, text: str, private: bool, rt: Runtime) -> None:
-    """Keep a seat's message at the game's current step, in the caller's transaction (a message sent
-    with a move is kept with it). TalkRefused over the seat's hourly rate, or when nothing is left
+    """Keep a seat's message at the game's current step, in the caller's transaction (flushed, so the
+    mails drafted in it read it). TalkRefused over the seat's hourly rate, or when nothing is left
     once the service's own links and addresses are cut from it."""
     text, private = guarded(rt, text, private)
     now = rt.clock.now()
@@ -68,6 +77,18 @@ def add_talk(session: Session, table: Table, seat: int, text: str, private: bool
             game_id=table.game_id, seat=seat, step=table.version, text=text, private=private, created_at=now
         )
     )
+    session.flush()
+
+
+def keep_word(session: Session, table: Table, seat: int, word: Word, rt: Runtime) -> bool:
+    """Keep the words sent with a move at the move's step (`table`: the game just after it), in the
+    move's transaction, so the mails it causes carry them; False when they cannot be kept (the move
+    stands whatever its words to the table)."""
+    try:
+        add_talk(session, table, seat, word.text, word.private, rt)
+    except TalkRefused:
+        return False
+    return True
 
 
 def guarded(rt: Runtime, text: str, private: bool) -> tuple[str, bool]:
@@ -103,10 +124,3 @@ def hide_talk(rt: Runtime, game_id: str, talk_id: int) -> bool:
         return True, []
 
     return rt.in_game(game_id, change)
-
-
-def talk_with_move(rt: Runtime, game_id: str, seat: int, status: str, kept: str | None) -> None:
-    """Keep the message sent with a move once the move is taken (played, or waiting to be): it shows
-    from then on, on the pages, in the replay at its step and in the mails that follow."""
-    if kept and status in ("accepted", "pending"):
-        say_at_table(rt, game_id, seat, kept)

@@ -21,12 +21,14 @@ from typing import Any
 from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
 
-from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper, TimeoutPolicy, TurnClock
-from service.eventlog.store import Table
+from service.eventlog.models import EventOrigin, OutboxMail, TimeoutPolicy, TurnClock
+from service.eventlog.store import Table, append_move
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
-from service.play.automatic import play_for
-from service.play.settle import extend_deadline, finish_moves, forfeit
+from service.play.automatic import automatic_move
+from service.play.decisions import stand_in
+from service.play.decisions_told import extend_deadline, forfeit
+from service.play.settle import finish_moves
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 
@@ -145,10 +147,7 @@ def _time_out(
     if policy == TimeoutPolicy.HOST:
         asked = {"link": host_url(rt, table), "name": table.names[seat]}
         return table, drafted(draft_mail(rt, table, MailKind.HOST_ASKED, None, asked))
-    record = table.seats[seat]
-    record.keeper = SeatKeeper.STAND_IN
-    session.add(record)
-    after, mails = finish_moves(rt, session, table, table, now)
+    after, mails = finish_moves(rt, session, table, stand_in(session, table, seat, now), now)
     context: dict[str, Any] = {
         "link": player_url(rt, after, seat),
     }
@@ -177,7 +176,8 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
         if decision == HostDecision.FORFEIT:
             return True, forfeit(rt, session, table, clock.seat, EventOrigin.HOST)[1]
         if decision == HostDecision.KEEPER:
-            after = play_for(session, table, clock.seat, EventOrigin.BOT, now)
+            move = automatic_move(table, clock.seat, EventOrigin.BOT)
+            after = append_move(session, table, move.seat, move.action, move.events, move.origin, now)
             return True, finish_moves(rt, session, table, after, now)[1]
         return True, extend_deadline(rt, session, table, clock.seat, days)[1]
 

@@ -16,8 +16,9 @@ from service.eventlog.models import OutboxMail, Vacation
 from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, mailed_seats, mails_to_others, player_url
 from service.mail.kinds import MailKind
-from service.play.clocks import sync_clocks, vacations
+from service.play.clocks import vacations
 from service.play.deadlines import local_midnight
+from service.play.projections import project
 from service.runtime import Runtime
 
 PLAN_AHEAD_DAYS = 365  # how far ahead a vacation may start
@@ -92,7 +93,7 @@ def declare_vacation(rt: Runtime, game_id: str, seat: int, start: date, days: in
         )
         session.add(vacation)
         session.flush()
-        sync_clocks(session, table, now)
+        project(session, table, now)
         return None, drafted(
             *(_notice(rt, table, vacation, other.seat) for other in mailed_seats(table) if other.seat != seat)
         )
@@ -129,7 +130,7 @@ def cancel_vacation(rt: Runtime, game_id: str, seat: int, vacation_id: int) -> N
             vacation.days = (local_today(table, now) - vacation.start_date).days + 1
             session.add(vacation)
         session.flush()
-        sync_clocks(session, table, now)
+        project(session, table, now)
         return None, mails_to_others(rt, table, seat, MailKind.VACATION_ENDED)
 
     rt.in_game(game_id, change)

@@ -22,7 +22,8 @@ from flask_babel import gettext as _
 
 from rules import get_game
 from rules.game import Event, Heading, ScoreSheet
-from rules.messages import Message
+from rules.messages import N_, Message
+from rules.table import SEAT_KEPT
 from service.eventlog.models import EventOrigin, GameStatus
 from service.eventlog.store import FoldCache, Table
 from service.i18n import say
@@ -232,10 +233,23 @@ def origin_note(step: Step, viewer: Viewer) -> str | None:
     return None
 
 
+def seat_kept_line(event: Event, names: list[str]) -> Message:
+    """The words for a seat handed over without the host: to the seat-keeper when its player ran out
+    of time, or back to the player (by "take my seat back", or by their own move)."""
+    player = names[event["seat"]]
+    if event["by_keeper"]:
+        return N_("%(player)s ran out of time: the seat-keeper stands in until they return."), {
+            "player": player
+        }
+    return N_("%(player)s took their seat back from the seat-keeper."), {"player": player}
+
+
 def step_line(table: Table, replay: Replay, viewer: Viewer, number: int) -> str | None:
     """The line in words of step `number` as `viewer` may read it (None: it shows them nothing)."""
     event = replay.events[number - 1]
-    if viewer.face_up:
+    if event["type"] == SEAT_KEPT and replay.steps[number - 1].origin != EventOrigin.HOST:
+        line: Message | None = seat_kept_line(event, table.names)
+    elif viewer.face_up:
         line = table.rules.describe(event, None, table.names)
     else:
         line = table.rules.describe(event, viewer.seat, table.names, as_of=replay.states[-1])

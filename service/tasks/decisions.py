@@ -13,7 +13,8 @@ from contextlib import contextmanager
 import redis
 
 log = logging.getLogger(__name__)
-CONNECT_TIMEOUT_SECONDS = 1  # Redis away: the waiter falls back to reading the database at once
+CONNECT_TIMEOUT_SECONDS = 0.25  # Redis away: the waiter falls back to reading the database at once
+READ_TIMEOUT_SECONDS = 1
 
 
 def channel(command_id: int) -> str:
@@ -44,7 +45,7 @@ class Decisions:
 
     def __init__(self, url: str) -> None:
         self._redis = redis.Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS, socket_timeout=CONNECT_TIMEOUT_SECONDS
+            url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS, socket_timeout=READ_TIMEOUT_SECONDS
         )
 
     @contextmanager

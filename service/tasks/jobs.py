@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from celery import Task, shared_task
+from celery import shared_task
 
 from service.channels.delivery import deliver_row
+from service.clubs.digest import send_club_digests
+from service.clubs.seasons import table_ended as club_table_ended
+from service.db import retry_on_disconnect
 from service.health import record_beat
 from service.mail.digest import send_due_digests
 from service.play.moves import apply_command
@@ -12,31 +15,39 @@ from service.play.timeouts import play_bot_moves, run_due_clocks
 from service.runtime import runtime, searching
 from service.tasks.recovery import sweep as sweep_all
 
-MAIL_RETRIES = 3
 
-
-@shared_task(name="pbem.apply_move")
+# A move's tasks are acknowledged late (commands are idempotent): one whose pool child died is run again.
+@shared_task(name="pbem.apply_move", acks_late=True)
 def apply_move(command_id: int, game_id: str) -> str:
     """Decide and apply one submitted move (idempotent), and the bots' moves that follow it."""
     with searching():
         return apply_command(runtime(), command_id, game_id)
 
 
-@shared_task(name="pbem.play_bots")
+@shared_task(name="pbem.play_bots", acks_late=True)
 def play_bots(game_id: str) -> int:
     """Play the bots' moves a game waits on (idempotent: none owed, nothing done)."""
     with searching():
-        return play_bot_moves(runtime(), game_id)
+        return retry_on_disconnect(lambda: play_bot_moves(runtime(), game_id))
 
 
-@shared_task(bind=True, name="pbem.send_mail", max_retries=MAIL_RETRIES)
-def send_mail(self: Task, mail_id: int) -> bool | None:
-    """Deliver one outbox row (a mail, or a channel's notice); a few quick retries here, after that
-    the sweep keeps trying."""
-    sent = deliver_row(runtime(), mail_id)
-    if sent is False and not self.request.is_eager and self.request.retries < MAIL_RETRIES:
-        raise self.retry(countdown=5 * 2**self.request.retries)
-    return sent
+@shared_task(name="pbem.table_ended")
+def table_ended(game_id: str) -> list[str]:
+    """A game ended: if it is a club season's table, the season's next tables start (idempotent)."""
+    return club_table_ended(runtime(), game_id)
+
+
+@shared_task(name="pbem.send_club_digests")
+def club_digests() -> int:
+    """Draft and send each club's weekly digest now due (each at most once a week)."""
+    return send_club_digests(runtime())
+
+
+@shared_task(name="pbem.send_mail")
+def send_mail(mail_id: int) -> bool | None:
+    """Deliver one outbox row (a mail, or a channel's notice) once. A failed row's next try is its
+    own due time, which the sweep reads: the one retry path, with its backoff."""
+    return deliver_row(runtime(), mail_id)
 
 
 @shared_task(name="pbem.sweep")

@@ -6,15 +6,20 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
+from service.db import retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus
-from service.mail.delivery import due_mail_ids
+from service.mail.delivery import queue_due_mails
 from service.runtime import Runtime
 
+MAIL_BATCH = 100  # mails re-queued at most per sweep
 
-def stuck_commands(rt: Runtime, limit: int = 500) -> list[tuple[int, str]]:
-    """Pending commands (id, game) older than COMMAND_REQUEUE_SECONDS: their task was lost on the
-    way."""
-    cutoff = rt.clock.now() - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
+
+def stuck_commands(rt: Runtime, age: timedelta | None = None, limit: int = 500) -> list[tuple[int, str]]:
+    """Pending commands (id, game) at least `age` old (COMMAND_REQUEUE_SECONDS unless given): their
+    task was lost on the way."""
+    if age is None:
+        age = timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
+    cutoff = rt.clock.now() - age
     with Session(rt.engine) as session:
         return [
             (row_id, game_id)
@@ -29,10 +34,22 @@ def stuck_commands(rt: Runtime, limit: int = 500) -> list[tuple[int, str]]:
 
 
 def sweep(rt: Runtime) -> tuple[int, int]:
-    """Re-queue what a broker outage or a lost task left behind; (mails, commands) re-queued."""
-    mails = due_mail_ids(rt)  # kept mails (no SMTP) are not pending: channels' notices still go
+    """Re-queue what a broker outage or a lost task left behind, and the mails due again after a
+    failure; (mails, commands) re-queued. The mails go in bounded batches, each marked queued first
+    (its own task records a failure's backoff after that), so a mail outage never floods its queue."""
+    # Kept mails (no SMTP) are not pending: without SMTP, the channels' notices still go.
+    mails = retry_on_disconnect(lambda: queue_due_mails(rt, MAIL_BATCH))
     commands = stuck_commands(rt)
     for command_id, game_id in commands:
         rt.dispatch.apply_move(command_id, game_id)
     rt.dispatch.send_mails(mails)
     return len(mails), len(commands)
+
+
+def dispatch_pending(rt: Runtime) -> int:
+    """Dispatch every pending command at once, however new (a worker that has just reached the
+    broker: the moves made while it was away, or lost with a worker); how many."""
+    commands = retry_on_disconnect(lambda: stuck_commands(rt, age=timedelta(0)))
+    for command_id, game_id in commands:
+        rt.dispatch.apply_move(command_id, game_id)
+    return len(commands)

@@ -9,18 +9,22 @@ from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from spectree import Response as Answers
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wrappers import Response
 
 from rules import IllegalAction
+from service.db import database_unavailable
+from service.eventlog.store import Table
 from service.i18n import say
 from service.play.ahead import AheadRefused, queue_of, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
+from service.play.talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_json, turn_view
 from service.reading import seat_json, seat_talk_json
-from service.runtime import runtime
+from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
 from service.web.limits import mail_request_limits, players_game
 from service.web.openapi import (
@@ -102,13 +106,22 @@ def move(token: str, json: MoveRequest) -> tuple[Response, int]:
         outcome = MoveOutcome(MoveStatus.REJECTED, (refusal.msgid, refusal.params))
         return jsonify(outcome_json(outcome, access.table.version)), STATUS_CODES[outcome.status]
     try:
-        message = cleaned(json.message) if json.message and json.message.strip() else None
+        word = Word(cleaned(json.message)) if json.message and json.message.strip() else None
     except TalkRefused as refusal:
         abort(422, say(refusal.message))
-    outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table)
-    talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
-    version = rt.read_version(access.table.game_id)  # the game may have moved on meanwhile
-    return jsonify(outcome_json(outcome, version)), STATUS_CODES[outcome.status]
+    outcome = submit_move(rt, access.table.game_id, access.seat, json.seq, action, access.table, word)
+    return jsonify(outcome_json(outcome, version_after(rt, access.table))), STATUS_CODES[outcome.status]
+
+
+def version_after(rt: Runtime, table: Table) -> int:
+    """The game's version after a submission (it may have moved on meanwhile), or the one the request
+    read should the database not tell now: a stored move is answered with what is known, never 503."""
+    try:
+        return rt.read_version(table.game_id)
+    except (DBAPIError, PoolTimeout) as error:
+        if not database_unavailable(error):
+            raise
+        return table.version
 
 
 @blueprint.post("/play/<token>/talk")

@@ -16,10 +16,13 @@ from rules import IllegalAction
 from rules.table import BOT_LEVELS, KEEPER
 from service.channels.seats import seat_channels
 from service.eventlog.models import SeatKeeper
+from service.eventlog.store import Table
 from service.i18n import say
 from service.links import LinkError
+from service.localtime import as_utc
 from service.mail.drafting import player_url, public_replay_url, watch_url
-from service.play.addresses import correct_address
+from service.mail.unreachable import Unreachable
+from service.play.addresses import correct_address, correct_host_address
 from service.play.hosting import (
     cancel_game,
     declare_draw,
@@ -38,7 +41,7 @@ from service.play.talk import hide_talk
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view
-from service.reading import onlooker_context, seat_talk
+from service.reading import onlooker_context, seat_talk, unreachable_reason
 from service.replay.fairness import game_commitment
 from service.runtime import runtime
 from service.web.access import host_access
@@ -73,6 +76,8 @@ def page(token: str) -> str:
         host_email=table.record.host_email,
         # Only the host's page shows addresses: the reading every page shares has names alone.
         addresses={seat.seat: seat.email for seat in table.seats},
+        unreachable_reasons={seat.seat: unreachable_reason(table, seat.seat) for seat in table.seats},
+        host_unreachable=host_unreachable(table),
         watch=watch_url(rt, table),
         seat_links={
             seat.seat: player_url(rt, table, seat.seat)
@@ -86,6 +91,13 @@ def page(token: str) -> str:
         talk=seat_talk(rt, table, None, limit=None),
         channels=seat_channels(rt, table, None),
     )
+
+
+def host_unreachable(table: Table) -> Unreachable | None:
+    """Since when mail to the host's address does not arrive, and the server's words (which may
+    name the address: the host's page alone is given them)."""
+    since = table.record.host_unreachable_at
+    return Unreachable(as_utc(since), table.record.host_unreachable_reason) if since else None
 
 
 def _game_with_seat(token: str, seat: int) -> str:
@@ -146,6 +158,26 @@ def revoke_host(token: str) -> Response:
         _(
             "A new link to the host page was mailed to %(email)s. This one no longer works.",
             email=table.record.host_email,
+        )
+    )
+    return redirect(url_for("public.check_mail"), 303)
+
+
+@blueprint.post("/host/<token>/address")
+@mail_request_limits(form_field("email"))
+def host_address(token: str) -> Response:
+    """The host gives a working address (mail to theirs did not arrive): a new link to the host page
+    goes there, and this one stops working (as when the host replaces their link)."""
+    rt = runtime()
+    table = host_access(rt, token)
+    form = AddressForm()
+    if not form.validate():
+        abort(400, _("Give a valid email address."))
+    correct_host_address(rt, table.game_id, form.address())
+    flash(
+        _(
+            "Your address was changed; a new link to the host page was mailed to it. "
+            "This link no longer works."
         )
     )
     return redirect(url_for("public.check_mail"), 303)

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from service.clubs.members import clubs_of
 from service.links import LinkError
 from service.play.my_games import (
     TooManyRequests,
@@ -105,6 +106,7 @@ def page(token: str) -> str:
         calendar=calendar_url(runtime(), email),
         title=_("My games"),
         games=games,
+        clubs=clubs_of(runtime(), games.email),
         token=token,
         settings=games.settings,
         zones=zone_choices(games.settings.timezone),

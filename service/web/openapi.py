@@ -86,6 +86,25 @@ class ErrorAnswer(BaseModel):
     status: int
 
 
+class MyMail(BaseModel):
+    """Whether mail to the seat's own address arrives; when not, since when (ISO, UTC), the
+    receiving server's words and what the page says about it."""
+
+    arriving: bool
+    since: str | None
+    reason: str
+    message: str | None
+
+
+class NotArriving(BaseModel):
+    """Another seat whose mail does not arrive: named, never its address."""
+
+    seat: int
+    name: str
+    since: str
+    message: str
+
+
 class SeatState(BaseModel):
     """The JSON twin of the player page (README, "JSON twin of every player page")."""
 
@@ -97,6 +116,8 @@ class SeatState(BaseModel):
     to_act: list[int]
     status: str
     settings: dict[str, str]
+    my_mail: MyMail
+    mail_not_arriving: list[NotArriving]
 
 
 class SeatVersion(BaseModel):

@@ -22,9 +22,15 @@ from service.play.addresses import correct_address
 from service.play.ahead import AheadRefused, ahead_panel, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
-from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.play.settle import set_auto_play, take_seat_back
-from service.play.talk import TalkRefused, cleaned, say_at_table, talk_with_move
+from service.play.seat_settings import (
+    SeatSettings,
+    SettingsRefused,
+    checked_settings,
+    save_seat_settings,
+    set_auto_play,
+    take_seat_back,
+)
+from service.play.talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
 from service.reading import game_context, move_group_name, seat_page_context, seat_summary
@@ -42,6 +48,7 @@ TICK_TWO = N_("Tick exactly two cards to set: you ticked %(num)s.")
 STATUS_CODES = {
     MoveStatus.ACCEPTED: 200,
     MoveStatus.PENDING: 202,
+    MoveStatus.EARLIER_PENDING: 409,
     MoveStatus.REJECTED: 422,
     MoveStatus.STALE: 409,
     MoveStatus.DUPLICATE: 409,
@@ -67,7 +74,9 @@ def render_seat_page(
     table = access.table
     settings = SeatSettings.of(table.seats[access.seat])
     page = player_summary(rt, access)
-    if page["pending_command"] is not None and (outcome is None or outcome.status != MoveStatus.PENDING):
+    if page["pending_command"] is not None and (
+        outcome is None or outcome.status not in (MoveStatus.PENDING, MoveStatus.EARLIER_PENDING)
+    ):
         outcome = command_outcome(rt, table.game_id, access.seat, page["pending_command"])
     if vacation_form is None:
         vacation_form = VacationForm(formdata=None, start=local_today(table, rt.clock.now()))
@@ -221,8 +230,8 @@ def move(token: str) -> Response | tuple[str, int]:
         and request.form.get("confirmed") != "yes"
     ):
         return confirm_page(access, summary, seq, action, message or ""), 200
-    outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table)
-    talk_with_move(rt, access.table.game_id, access.seat, outcome.status, message)
+    word = Word(message) if message else None
+    outcome = submit_move(rt, access.table.game_id, access.seat, seq, action, access.table, word)
     if outcome.status in (MoveStatus.ACCEPTED, MoveStatus.PENDING) and outcome.command_id:
         return redirect(url_for("play.page", token=token, cmd=outcome.command_id), 303)
     fresh = player_access(rt, token)

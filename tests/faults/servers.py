@@ -44,10 +44,16 @@ class OwnPostgres:
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", log, "-w", "start"
         )
 
-    def restart(self) -> None:
-        """A fast shutdown (every client's connection is closed, as on a real restart), then a start."""
-        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+    def restart(self, pause: float = 0.0) -> None:
+        """A fast shutdown (every client's connection is closed, as on a real restart), `pause`
+        seconds down, then a start."""
+        self.halt()
+        time.sleep(pause)
         self.start()
+
+    def halt(self) -> None:
+        """A fast shutdown, keeping the data for the next start."""
+        self._as_postgres(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         subprocess.run(

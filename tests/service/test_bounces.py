@@ -8,21 +8,34 @@ sent to a return path is ever answered."""
 from __future__ import annotations
 
 import smtplib
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlmodel import Session, select
+from werkzeug.test import TestResponse
 
 from service import create_app
-from service.eventlog.models import BounceRecord, InboundMail, MailStatus, OutboxMail, SeatKeeper, SeatRecord
+from service.eventlog.models import (
+    BounceRecord,
+    GameRecord,
+    InboundMail,
+    MailStatus,
+    OutboxMail,
+    SeatKeeper,
+    SeatRecord,
+)
+from service.inbound import Mailbox, poll_mailbox
 from service.mail.bounces import bounce_tokens
 from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
-from tests.conftest import app_config
-from tests.helpers import PLAY_LINK, SteppingClock, mails
+from tests.conftest import app_config, unavailable
+from tests.helpers import PLAY_LINK, SteppingClock, forms, mails
+from tests.mail_store import PASSWORD, OwnDovecot
 from tests.service.bounce_formats import PERMANENT, TEMPORARY, complaint
 from tests.service.turns import beat, people, play, stepping
 from tests.service.turns import new_game as timed_game
@@ -386,3 +399,150 @@ def test_a_mail_drafted_before_the_bounce_is_held_not_sent(
         assert mail.id is not None and deliver(relay_app.extensions["pbem"], mail.id) is None
     assert {m.status for m in mails(relay_app, to=BO) if m.id in {w.id for w in waiting}} == {MailStatus.HELD}
     assert len(smtp_sink.collector.received) == received
+
+
+def game_record(app: Flask, game_id: str) -> GameRecord:
+    with Session(app.extensions["pbem"].engine) as session:
+        found = session.get(GameRecord, game_id)
+        assert found is not None
+        return found
+
+
+def test_a_bounce_of_the_hosts_mail_marks_the_host_unreachable_until_corrected(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    """The host's own mail (the host page's link) bounces: the host page says so in both languages
+    with a way to give a working address, the host is mailed nothing more (not even about a seat's
+    dead mailbox), and a corrected address gets a new host link, the old one stopping."""
+    game_id = started(relay_app)
+    (setup,) = mails(relay_app, to=HOST, kind="host")
+    path = return_path_of(smtp_sink, setup)
+    deliver_report(listening, path, PERMANENT["exchange"](path, HOST, original_headers(setup), True))
+    game = game_record(relay_app, game_id)
+    assert game.host_unreachable_at is not None and "5." in game.host_unreachable_reason
+
+    client = relay_app.test_client()
+    page = client.get(host_link(relay_app)).get_data(as_text=True)
+    assert "Mail to your address is not arriving" in page and "data-correct-host-address" in page
+    page_ja = client.get(host_link(relay_app), headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert "あなたのアドレスへのメールが届いていません" in page_ja
+    ann_link = PLAY_LINK.search(mails(relay_app, to=ANN)[-1].text_body).group(1)  # type: ignore[union-attr]
+    assert "not arriving" not in client.get(ann_link).get_data(as_text=True)  # the host's is their own
+
+    turn = turn_mail_to(relay_app, BO)  # Bo's mail bounces too: the host would be told, by mail
+    bo_path = return_path_of(smtp_sink, turn)
+    deliver_report(listening, bo_path, PERMANENT["postfix"](bo_path, BO, original_headers(turn), True))
+    assert seat(relay_app, game_id, 1).unreachable_at is not None
+    assert mails(relay_app, to=HOST, kind="unreachable") == [], "no mail to a dead mailbox"
+
+    csrf = page.split('name="csrf_token" value="')[1].split('"')[0]
+    answer = client.post(
+        host_link(relay_app) + "/address", data={"csrf_token": csrf, "email": "hosta@example.net"}
+    )
+    assert answer.status_code == 303
+    game = game_record(relay_app, game_id)
+    assert game.host_unreachable_at is None and game.host_email == "hosta@example.net"
+    (fresh,) = mails(relay_app, to="hosta@example.net", kind="host_link_reissued")
+    assert fresh.status == MailStatus.SENT
+    new_link = fresh.text_body.split("http://localhost")[1].split()[0]
+    assert client.get(host_link(relay_app)).status_code == 403
+    assert "data-host-unreachable" not in client.get(new_link).get_data(as_text=True)
+
+
+def test_the_seat_json_says_whose_mail_is_not_arriving_by_name_only(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    started(relay_app)
+    client = relay_app.test_client()
+    ann_link = PLAY_LINK.search(mails(relay_app, to=ANN)[-1].text_body).group(1)  # type: ignore[union-attr]
+    before = client.get("/api" + ann_link).get_json()
+    assert before["my_mail"]["arriving"] is True and before["mail_not_arriving"] == []
+    turn = turn_mail_to(relay_app, BO)
+    path = return_path_of(smtp_sink, turn)
+    deliver_report(listening, path, PERMANENT["sendmail"](path, BO, original_headers(turn), True))
+
+    bo_link = PLAY_LINK.search(turn.text_body).group(1)  # type: ignore[union-attr]
+    mine = client.get("/api" + bo_link).get_json()["my_mail"]
+    assert mine["arriving"] is False and mine["since"] and "5." in mine["reason"]
+    assert mine["message"].startswith("Mail to your address is not arriving")
+    ann = client.get("/api" + ann_link).get_json()
+    assert ann["my_mail"]["arriving"] is True
+    (bo,) = ann["mail_not_arriving"]
+    assert (bo["seat"], bo["name"], bo["message"]) == (1, "Bo", "Mail to Bo is not arriving.")
+    assert BO not in str(ann) and "reason" not in bo
+    ann_ja = client.get("/api" + ann_link, headers={"Accept-Language": "ja"}).get_json()
+    assert ann_ja["mail_not_arriving"][0]["message"] == "Boさんへのメールが届いていません。"
+    schema = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert any("mail_not_arriving" in (model.get("properties") or {}) for model in schema.values())
+
+
+@pytest.fixture
+def dovecot() -> Iterator[OwnDovecot]:
+    try:
+        server = OwnDovecot()
+        server.start()
+    except (RuntimeError, OSError, KeyError, subprocess.SubprocessError) as error:
+        unavailable("Dovecot's IMAP server", error)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("mta", ["exim", "gmail"])
+def test_reports_in_an_imap_mailbox_are_read_as_the_listener_reads_them(
+    relay_app: Flask, smtp_sink: SmtpSink, dovecot: OwnDovecot, mta: str
+) -> None:
+    """A deployment that cannot receive mail has its provider deliver the return paths to a mailbox
+    that `pbem inbound --imap` polls: a real Dovecot here, the reports put in by its own delivery
+    agent. A permanent failure marks the seat unreachable and mails the host once, a complaint turns
+    mail off, a forged report is dropped; each is read once, and none is answered."""
+    game_id = started(relay_app)
+    to_bo, to_ann = turn_mail_to(relay_app, BO), turn_mail_to(relay_app, ANN)
+    bo_path, ann_path = return_path_of(smtp_sink, to_bo), return_path_of(smtp_sink, to_ann)
+    dovecot.deliver(bo_path, PERMANENT[mta](bo_path, BO, original_headers(to_bo), True))
+    dovecot.deliver(ann_path, complaint(ann_path, ANN, original_headers(to_ann)))
+    dovecot.deliver(forged(bo_path), PERMANENT[mta](forged(bo_path), BO, original_headers(to_bo), True))
+    sent_before = len(smtp_sink.collector.received)
+    mailbox = Mailbox("127.0.0.1", "pbem", PASSWORD, port=dovecot.port, ssl=False)
+
+    assert poll_mailbox(relay_app, mailbox) == 3
+    bo = seat(relay_app, game_id, 1)
+    assert bo.unreachable_at is not None and "5.1.1" in bo.unreachable_reason
+    assert seat(relay_app, game_id, 0).notify == "none"
+    assert len(mails(relay_app, to=HOST, kind="unreachable")) == 1
+    assert len(mails(relay_app, to=HOST, kind="complaint")) == 1
+    assert sorted(inbound_statuses(relay_app)) == ["bounce", "bounce", "dropped"]
+    assert len(smtp_sink.collector.received) == sent_before + 2, "the host's two mails; no answer"
+    assert poll_mailbox(relay_app, mailbox) == 0, "each report is read once"
+
+
+def create_request(client: FlaskClient, host: str) -> TestResponse:
+    """POST the Red and Black Duel create form with Ann and Bo, hosted by `host`."""
+    page = client.get("/new/red_black").get_data(as_text=True)
+    data = {"csrf_token": forms(page)[0].fields["csrf_token"], "host_name": "Hosta", "host_email": host}
+    for number, (name, address) in enumerate((("Ann", ANN), ("Bo", BO))):
+        data[f"players-{number}-name"], data[f"players-{number}-email"] = name, address
+    return client.post("/new/red_black", data=data)
+
+
+def test_a_bounced_confirmation_asks_for_the_hosts_address_again_and_sends_nothing(
+    relay_app: Flask, smtp_sink: SmtpSink, listening: int
+) -> None:
+    """The mail asking a new host to confirm their game bounces: there is no game nor host page
+    yet, so the create form, when they come back, says the address did not take mail and sends
+    nothing more to it that week; another address goes through."""
+    client = relay_app.test_client()
+    assert create_request(client, "hosta@example.com").status_code == 303
+    (asking,) = mails(relay_app, kind="confirm_game")
+    path = return_path_of(smtp_sink, asking)
+    report = PERMANENT["postfix"](path, "hosta@example.com", original_headers(asking), True)
+    deliver_report(listening, path, report)
+
+    again = create_request(client, "Hosta@example.com")
+    assert again.status_code == 422
+    assert "did not arrive when we asked it to confirm a game" in again.get_data(as_text=True)
+    assert len(mails(relay_app, kind="confirm_game")) == 1, "nothing more to a dead mailbox"
+    assert create_request(client, "hosta@example.net").status_code == 303
+    relay_app.extensions["pbem"].clock.advance(days=8)  # a week on, the address may be tried again
+    assert create_request(client, "hosta@example.com").status_code == 303

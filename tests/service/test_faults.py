@@ -5,6 +5,7 @@ and game ids that never look like command-line options."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from pathlib import Path
@@ -152,7 +153,15 @@ def test_a_pending_move_shows_as_pending_and_is_not_overtaken(idle_broker_app: F
     assert 'data-outcome="pending"' in page
     assert not [form for form in forms(page) if form.action == links[0]]  # no move offered
     again = client.post("/api" + links[0], json={"action": second, "seq": state["seq"]})
-    assert again.status_code == 202 and again.get_json()["command"] == pending
+    # Not stored, and said so: its own status and words, apart from a stored move's "pending".
+    answer = again.get_json()
+    assert again.status_code == 409 and answer["status"] == "earlier_pending"
+    assert answer["command"] == pending and "was not taken" in answer["message"]
+    token = next(form.fields["csrf_token"] for form in forms(page) if "csrf_token" in form.fields)
+    form = client.post(
+        links[0], data={"csrf_token": token, "seq": state["seq"], "action": json.dumps(second)}
+    )
+    assert form.status_code == 409 and 'data-outcome="earlier_pending"' in form.get_data(as_text=True)
     with Session(app.extensions["pbem"].engine) as session:
         assert len(session.exec(select(CommandRecord)).all()) == 1  # the second was not stored
     apply_command(app.extensions["pbem"], pending, game_id)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service import create_app
 from service.eventlog.models import MailStatus
-from service.mail.delivery import deliver, due_mail_ids
+from service.mail.delivery import QUEUED_SECONDS, deliver, due_mail_ids, queue_due_mails
 from service.play.hosting import Player, create_game
 from service.runtime import Runtime
 from service.tasks.recovery import sweep
@@ -92,6 +94,35 @@ def test_mail_is_retried_until_the_server_is_back(tmp_path: Path, smtp_sink: Smt
         assert deliver(rt, failed[0].id) is None  # sent once, never twice
     assert {m.status for m in mails(app)} == {MailStatus.SENT}
     assert len(smtp_sink.collector.messages) == len(failed)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_batches(
+    tmp_path: Path, smtp_sink: SmtpSink, clean_pg: str, redis_url: str
+) -> None:
+    broker = redis.Redis.from_url(redis_url)
+    broker.flushdb()
+    settings = app_config(
+        tmp_path, clean_pg, REDIS_URL=redis_url, SMTP_HOST="127.0.0.1", SMTP_PORT=smtp_sink.port
+    )
+    app = create_app(settings)
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        new_game(rt)  # its mails go to a queue no worker reads: their tasks are as good as lost
+        unsent = [mail.id for mail in mails(app)]
+        assert broker.llen("mail") == len(unsent) >= 3 and not broker.llen("moves")
+        broker.delete("mail")
+        rt.clock = clock = SteppingClock()
+        quiet = rt.settings["COMMAND_REQUEUE_SECONDS"] + 1  # how long a row never tried is left to its task
+        clock.advance(seconds=quiet)
+        assert queue_due_mails(rt, 2) == unsent[:2]  # a bounded batch, oldest first
+        assert sweep(rt) == (len(unsent) - 2, 0)
+        assert sweep(rt) == (0, 0)  # queued once, not again at every tick
+        assert broker.llen("mail") == len(unsent) - 2 and not broker.llen("moves")
+        clock.advance(seconds=QUEUED_SECONDS + quiet)  # queued, yet never run: queued again
+        assert sweep(rt) == (len(unsent), 0)
+    app.extensions["pbem"].engine.dispose()
 
 
 def test_the_title_names_the_variant_and_every_mail_of_the_game_bears_it(app: Flask) -> None:

@@ -24,6 +24,8 @@ CONTEXT = {
     "ends": SOON,
     "game_zone": "UTC",
     "game_name": "Red and Black Duel",
+    "club": "Thursday cards",
+    "season": 1,
     "outcome": ("Your move was played.", {}),
     "choices": [],
     "winners": [],

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from rules.double_side.cards import DECK
 from service.eventlog.models import MailStatus
 from service.play.hosting import Player, create_game
-from service.play.settle import set_auto_play
+from service.play.seat_settings import set_auto_play
 from tests.helpers import mails, move_form, play_path, wait_until
 from tests.smtp_sink import SmtpSink, addressee, body, headline
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from pathlib import Path
 
 from flask import Flask
 from sqlmodel import Session, select
@@ -14,6 +15,7 @@ from service.play.moves import apply_command
 from tests.helpers import mails, play_path, wait_until
 from tests.service.play import play_by_api
 from tests.smtp_sink import SmtpSink, addressee, headline
+from tests.worker_process import beat_process
 
 EMAILS = ["ann@example.org", "bo@example.org"]
 
@@ -97,11 +99,15 @@ def test_a_command_run_twice_at_once_applies_once(worker_app: Flask) -> None:
     assert rt.read_table(game_id).version == game.version + 1
 
 
-def test_mail_is_redelivered_after_the_smtp_server_was_down(worker_app: Flask, smtp_sink: SmtpSink) -> None:
+def test_mail_is_redelivered_after_the_smtp_server_was_down(
+    worker_app: Flask, worker_settings: dict, smtp_sink: SmtpSink, tmp_path: Path
+) -> None:
     smtp_sink.stop()
     new_game(worker_app, seed=8)
     wait_until(lambda: all(m.attempts >= 1 for m in mails(worker_app)))
     assert all(m.status == MailStatus.PENDING and m.last_error for m in mails(worker_app))
     smtp_sink.start()
-    wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)), timeout=60)
+    # A failed mail's next try is the beat's sweep's, once its backoff is over (the task's one try).
+    with beat_process(worker_settings, tmp_path / "beat.log", tmp_path / "beat-schedule"):
+        wait_until(lambda: all(m.status == MailStatus.SENT for m in mails(worker_app)), timeout=60)
     assert len(smtp_sink.collector.messages) == len(mails(worker_app))

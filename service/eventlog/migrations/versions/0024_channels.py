@@ -1,7 +1,7 @@
 """channels: a seat's (or a table's) notifications beyond mail, and the outbox row's channel.
 
 Revision ID: 0024
-Revises: 0019
+Revises: 0023
 """
 
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision: str = "0024"
-down_revision: str | None = "0019"
+down_revision: str | None = "0023"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
