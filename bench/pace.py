@@ -49,7 +49,7 @@ from service.eventlog.store import Table
 from service.play.ahead import queue_of, set_queue
 from service.play.hosting import Player, create_game
 from service.play.moves import MoveStatus, submit_move
-from service.play.settle import set_auto_play
+from service.play.seat_settings import set_auto_play
 from service.runtime import Clock, Runtime
 
 

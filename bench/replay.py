@@ -26,7 +26,7 @@ from service import create_app
 from service.mail.drafting import player_url
 from service.play.hosting import Player, create_game
 from service.play.moves import MoveStatus, submit_move
-from service.play.settle import set_auto_play
+from service.play.seat_settings import set_auto_play
 from service.replay.steps import replay_of
 
 RULES = get_game("dualis")

@@ -123,11 +123,14 @@ def _seats(plan: SeasonPlan, players: int) -> int:
     rules = get_game(plan.game)
     fitting = [n for n in rules.seat_counts if n <= players]
     if not fitting:
-        raise ClubRefused(N_("This game needs at least %(least)s players."), least=min(rules.seat_counts))
+        raise ClubRefused(
+            N_("Too few players for this game: it needs %(least)s or more."), least=min(rules.seat_counts)
+        )
     seats = max(fitting)
     if players > MAX_PLAYERS[seats]:
         raise ClubRefused(
-            N_("A season of this game takes at most %(most)s players."), most=MAX_PLAYERS[seats]
+            N_("Too many players for one season of this game: it takes %(most)s at most."),
+            most=MAX_PLAYERS[seats],
         )
     unknown = set(plan.options) - set(rules.default_options)
     try:

@@ -14,7 +14,9 @@ from flask.testing import FlaskClient
 
 import templates
 from service import create_app
+from service.clubs.members import found_club, invite_member
 from service.mail.drafting import my_games_url
+from service.play.my_games import calendar_url
 from tests.conftest import app_config
 from tests.helpers import confirm_path, confirmed, forms, mails, play_path
 
@@ -48,7 +50,10 @@ def real_arguments(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]
         "filename": "style.css",
         "command_id": (command or {}).get("command"),
         "kind": "json",
+        "club_id": found_club(rt, "a@x.org", "Thursday club", "Ann", "en"),
     }
+    invite_member(rt, common["club_id"], "a@x.org", "Bo", "b@x.org")
+    join = mails(app, kind="club_invitation")[0]
     return {
         "/play/": {**common, "token": play},
         "/api/play/": {**common, "token": play},
@@ -59,6 +64,8 @@ def real_arguments(app: Flask, client: FlaskClient) -> dict[str, dict[str, Any]]
         "/confirm/": {**common, "token": confirm_path(mails(app, kind="confirm_game")[0]).split("/")[-1]},
         "/my/": {**common, "token": my_games_url(rt, "a@x.org").rsplit("/", 1)[1]},
         "/api/my/": {**common, "token": my_games_url(rt, "a@x.org").rsplit("/", 1)[1]},
+        "/club/join/": {**common, "token": re.findall(r"/club/join/([\w.-]+)", join.text_body)[0]},
+        "/calendar/": {**common, "token": calendar_url(rt, "a@x.org").rsplit("/", 1)[1].removesuffix(".ics")},
         "": common,
     }
 
@@ -92,7 +99,9 @@ def test_every_page_carries_the_security_headers(app: Flask, client: FlaskClient
             assert not INLINE_SCRIPT.search(response.get_data(as_text=True)), path
 
 
-SECRET_IN_PAGE = re.compile(r'name="csrf_token"|/(play|host|watch|my|unsubscribe|confirm)/[\w.-]{20,}')
+SECRET_IN_PAGE = re.compile(
+    r'name="csrf_token"|/(play|host|watch|my|unsubscribe|confirm|club/join|calendar)/[\w.-]{20,}'
+)
 
 
 def test_no_page_or_json_with_a_token_is_stored_by_a_cache(app: Flask, client: FlaskClient) -> None:
