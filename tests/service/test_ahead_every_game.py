@@ -184,12 +184,14 @@ def test_a_newer_queue_racing_the_move_that_makes_it_due_is_made_or_refused_neve
     ((index, action, _),) = moves_of(rt.read_table(game_id), case.seat, since)
     played = [row for row in rows(pg_app, game_id) if row.status == AheadStatus.PLAYED]
     waiting = [row for row in rows(pg_app, game_id) if row.status == AheadStatus.CHOSEN]
-    assert len(played) == 1 and played[0].seq == index + 1 and waiting == []
-    if answers[1].status_code == 200:  # the newer queue came first and was made
-        assert played[0].action == newer and len(rows(pg_app, game_id)) == 2
-    else:  # the seat was due already: the newer queue was refused, nothing stored
-        assert answers[1].status_code == 422 and len(rows(pg_app, game_id)) == 1
-        assert action == case.made
+    assert len(played) == 1 and played[0].seq == index + 1
+    if answers[1].status_code == 422:  # the seat was due already: the newer queue was refused
+        assert len(rows(pg_app, game_id)) == 1 and action == case.made and waiting == []
+    elif played[0].action == newer:  # the newer queue came first and was made
+        assert len(rows(pg_app, game_id)) == 2 and waiting == []
+    else:  # it came once the older queue's play was made: it waits for the seat's next such play
+        assert answers[1].status_code == 200 and action == case.made
+        assert [row.action for row in waiting] == [newer]
 
 
 @pytest.mark.parametrize("game", GAMES)
