@@ -12,9 +12,9 @@ from functools import partial
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from service.channels.kinds import ChannelGone, DeliveryFailed
+from service.channels.kinds import DeliveryFailed
 from service.channels.registry import KINDS
-from service.channels.sealing import Unsealable, erased, unseal
+from service.channels.sealing import Unsealable, unseal
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.mail.delivery import Undeliverable, deliver
 from service.mail.drafting import draft_mail, player_url
@@ -47,9 +47,6 @@ def send_notice(rt: Runtime, row: OutboxMail, after: list[Callable[[], None]]) -
         KINDS[channel.kind].send(rt.settings, secret, {**(row.payload or {}), "delivery": row.id})
     except Unsealable as error:
         raise Undeliverable(str(error)) from None
-    except ChannelGone:
-        after.append(partial(_remove, rt, channel))
-        raise Undeliverable("the channel's end is gone; the channel was removed") from None
     except DeliveryFailed:
         after.append(partial(_failed, rt, channel))
         raise
@@ -99,10 +96,3 @@ def _paused_mail(rt: Runtime, channel: Channel, failures: int) -> OutboxMail | N
     link = player_url(rt, table, channel.seat)
     context = {"name": channel.label, "failures": failures, "link": link}
     return draft_mail(rt, table, MailKind.CHANNEL_PAUSED, channel.seat, context)
-
-
-def _remove(rt: Runtime, channel: Channel) -> None:
-    """A channel whose end is gone removed: its address erased (its notices not yet sent go nowhere)."""
-    with Session(rt.engine) as session:
-        session.exec(erased(channel.id, rt.clock.now()))
-        session.commit()

@@ -1,5 +1,5 @@
 """No server-side request forgery: a channel's HTTP request may only connect to a public address.
-Every channel sends through `requests` (Apprise, pywebpush and our webhook alike), whose connections
+Every channel sends through `requests` (Apprise and our webhook alike), whose connections
 all open in urllib3's `create_connection`; inside `guarded()`, that function resolves the host itself,
 refuses loopback, private, link-local (the cloud metadata address), reserved and multicast addresses,
 and connects to the address it checked. So the check holds for the address actually connected to,
