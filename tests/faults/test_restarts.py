@@ -352,8 +352,9 @@ def read_outbox(app: Flask) -> list[OutboxMail]:
 
 def wait_for_every_mail(app: Flask) -> None:
     """Until every mail is sent: a mail whose worker lost the database between leasing and sending
-    it waits out its lease (then the sweep sends it), so the wait is longer than a lease."""
-    deadline = time.monotonic() + lease_seconds(app.extensions["pbem"]) + 60
+    it waits out its lease (then the sweep sends it). A lease may be taken while the workers'
+    connections are still coming back after the last fault, so the wait is two leases long."""
+    deadline = time.monotonic() + 2 * lease_seconds(app.extensions["pbem"]) + 60
     while unsent := [
         (row.kind, row.status, row.last_error) for row in read_outbox(app) if row.status != MailStatus.SENT
     ]:
