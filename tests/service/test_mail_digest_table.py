@@ -8,10 +8,13 @@ import html
 import json
 import random
 import re
+import time
 from datetime import date
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import pytest
 from flask import Flask
+from itsdangerous import TimestampSigner
 
 from service.mail.digest import DueDigest, digest_mail
 from service.mail.drafting import player_url, reply_address
@@ -33,7 +36,12 @@ def ann_waits(app: Flask, game: str, seats: int, seed: int) -> str:
     return game_id
 
 
-def test_the_digest_carries_each_games_table_and_moves(sqlite_app: Flask) -> None:
+def test_the_digest_carries_each_games_table_and_moves(
+    sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Links carry the second they were signed in; one second for all keeps the comparison exact.
+    signed_at = int(time.time())
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda _self: signed_at)
     rt = sqlite_app.extensions["pbem"]
     games = [ann_waits(sqlite_app, "double_side", 3, 4), ann_waits(sqlite_app, "red_black", 2, 7)]
     tables = [rt.read_table(game_id) for game_id in games]
