@@ -13,6 +13,7 @@ import logging
 import secrets
 import smtplib
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from datetime import timedelta
 from email import quoprimime
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
@@ -269,6 +270,21 @@ def deliver(rt: Runtime, mail_id: int, senders: Mapping[str, Sender] | None = No
     if claimed is None:
         return None
     mail, token = claimed
+    try:
+        return _deliver_claimed(rt, mail, token, senders)
+    except DBAPIError as error:
+        if not database_unavailable(error):
+            raise
+        # Nothing was sent: give the row back now, so the sweep's next tick sends it, rather than
+        # leaving it to wait out a lease that no sender holds any more.
+        with suppress(DBAPIError):
+            retry_on_disconnect(partial(_release_lease, rt, mail_id, token))
+        raise
+
+
+def _deliver_claimed(
+    rt: Runtime, mail: OutboxMail, token: str, senders: Mapping[str, Sender] | None
+) -> bool | None:
     if mail.channel != MAIL:
         return send_once(rt, mail, token, (senders or {})[mail.channel])
     if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
@@ -404,6 +420,16 @@ def _mark_sent(rt: Runtime, session: Session, mail_id: int, token: str) -> bool:
         )
     )
     return bool(marked.rowcount == 1)
+
+
+def _release_lease(rt: Runtime, mail_id: int, token: str) -> None:
+    with Session(rt.engine) as session:
+        session.exec(
+            update(OutboxMail)
+            .where(col(OutboxMail.id) == mail_id, col(OutboxMail.claim_token) == token)
+            .values(claimed_until=None, claim_token=None)
+        )
+        session.commit()
 
 
 def _mark_sent_now(rt: Runtime, mail_id: int, token: str) -> None:
