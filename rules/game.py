@@ -71,6 +71,22 @@ class ScoreSheet:
 S = TypeVar("S")  # a game's state type
 
 
+@dataclass(frozen=True)
+class Parts(Generic[S]):
+    """Where a game's package keeps the contract's parts beside its play: the fold of GameStarted
+    and of each other event type (state.py), the views and the dealing again (view.py), the replay's
+    headings and the score sheet (words.py). A game names them once (`Game.parts`); the contract
+    reaches them through it."""
+
+    started: Callable[[Event], S]
+    folds: Mapping[str, Callable[[S, Event], S]]
+    view: Callable[[Any, S, int | None, S], dict[str, Any]]  # (game, state, seat, as_of)
+    open_view: Callable[[Any, S], dict[str, Any]]  # (game, state)
+    dealt_again: Callable[[Mapping[str, Any], SeededRandom], S]
+    heading: Callable[[S, Event], Heading]
+    score_sheet: Callable[[S], ScoreSheet]
+
+
 class Game(ABC, Generic[S]):
     """One game's rules. Subclasses set the class attributes and implement the abstract methods."""
 
@@ -82,6 +98,7 @@ class Game(ABC, Generic[S]):
     action_shapes: ClassVar[tuple[Shape, ...]]  # every action of the game has one (RULINGS.md)
     ahead_type: ClassVar[type[Ahead[Any]]] = Ahead  # the game's hooks for plays chosen ahead
     tellers: ClassVar[Mapping[str, Teller]]  # how each of its event types is told to a seat
+    parts: ClassVar[Parts[Any]]  # the contract's parts in the game's package
 
     def __init__(self) -> None:
         self.table: Table[S] = Table(self)
@@ -112,14 +129,16 @@ class Game(ABC, Generic[S]):
             raise ValueError(f"unknown {self.name} event type {kind!r}")
         return fold(state, event)
 
-    @abstractmethod
     def _started(self, event: Event) -> S:
         """A new game's state from its GameStarted event."""
+        started: S = self.parts.started(event)
+        return started
 
     @property
-    @abstractmethod
     def folds(self) -> Mapping[str, Callable[[S, Event], S]]:
         """How each of this game's event types (GameStarted aside) folds into the state."""
+        folds: Mapping[str, Callable[[S, Event], S]] = self.parts.folds
+        return folds
 
     def fold(self, events: Iterable[Event]) -> S:
         """The state a log of events describes: the only way state is built."""
@@ -174,19 +193,19 @@ class Game(ABC, Generic[S]):
         seat saw then that it may still look at then (collected tricks lie face down again)."""
         return with_closure(self._view(state, seat, state if as_of is None else as_of), state)
 
-    @abstractmethod
     def _view(self, state: S, seat: int | None, as_of: S) -> dict[str, Any]:
         """What that seat may see of the play at `state`, looking from `as_of` (`state` itself live;
         a game that never hides again what it once showed reads `state` alone)."""
+        return self.parts.view(self, state, seat, as_of)
 
     def open_view(self, state: S) -> dict[str, Any]:
         """Everything at this state face up (a finished game's replay): the public view plus every
         hand, every hidden choice, the set-aside cards and every trick of the round."""
         return with_closure(self._open_view(state), state)
 
-    @abstractmethod
     def _open_view(self, state: S) -> dict[str, Any]:
         """Everything of the play at this state face up."""
+        return self.parts.open_view(self, state)
 
     def result(self, state: S) -> dict[str, Any] | None:
         """None while the game runs (or after a cancellation), else at least {"winners": [seats]}."""
@@ -209,9 +228,10 @@ class Game(ABC, Generic[S]):
         require_running_view(view)
         return self._determinize(view, rng)
 
-    @abstractmethod
     def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> S:
         """The game's own dealing of the hidden parts of a running game's view."""
+        dealt: S = self.parts.dealt_again(view, rng)
+        return dealt
 
     # --- words and the replay -------------------------------------------------------------
 
@@ -235,13 +255,13 @@ class Game(ABC, Generic[S]):
         """The line of an event whose cards lie face down again at `as_of` (games that hide again)."""
         return None
 
-    @abstractmethod
     def heading(self, state: S, event: Event) -> Heading:
         """Where the step of `event` (which led to `state`) belongs in a replay."""
+        return self.parts.heading(state, event)
 
-    @abstractmethod
     def score_sheet(self, state: S) -> ScoreSheet:
         """The score sheet so far: a row per finished round or war (chapters as in `heading`)."""
+        return self.parts.score_sheet(state)
 
     # --- shared helpers -------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ behind the contract."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.decks import fixed_decks
@@ -37,11 +37,11 @@ from rules.double_side.state import (
 )
 from rules.double_side.view import DoubleSideView, dealt_again, open_view, view
 from rules.double_side.words import TELLERS, score_sheet
-from rules.game import Event, ScoreSheet
+from rules.game import Event, Parts
 from rules.messages import N_, require, word
 from rules.rng import SeededRandom
 from rules.shapes import Action
-from rules.tricks.replay import TrickGame
+from rules.tricks.replay import TrickGame, round_and_trick
 
 
 def json_copy(value: object) -> object:
@@ -58,6 +58,15 @@ class DoubleSide(TrickGame[State]):
     action_shapes = ACTION_SHAPES
     ahead_type = DoubleSideAhead
     tellers = TELLERS
+    parts = Parts(
+        started=fold_game_started,
+        folds=FOLDS,
+        view=view,
+        open_view=open_view,
+        dealt_again=dealt_again,
+        heading=round_and_trick,
+        score_sheet=score_sheet,
+    )
 
     name: ClassVar[str] = NAME
     seat_counts: ClassVar[tuple[int, ...]] = (3, 4)
@@ -239,33 +248,6 @@ class DoubleSide(TrickGame[State]):
             "history": [record_json(r, True) for r in state.history],
         }
 
-    # --- the contract's parts kept beside the play ------------------------------------------
-
-    def _started(self, event: Event) -> State:
-        """A new game's state from its GameStarted event."""
-        return fold_game_started(event)
-
-    @property
-    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
-        """How each event type folds into the state (state.py)."""
-        return FOLDS
-
     def finished(self, state: State) -> bool:
         """Whether the play is over."""
         return state.phase == "over"
-
-    def _view(self, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
-        """The view built by view.py (see the contract's `view`)."""
-        return view(self, state, seat, self.window(as_of))
-
-    def _open_view(self, state: State) -> dict[str, Any]:
-        """Everything face up (view.py)."""
-        return open_view(self, state)
-
-    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
-        """A seat's view dealt again (see the contract's `determinize`)."""
-        return dealt_again(view, rng)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """The score sheet so far (words.py)."""
-        return score_sheet(state)

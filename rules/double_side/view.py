@@ -70,9 +70,11 @@ class DoubleSideView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-def view(game: DoubleSide, state: State, seat: int | None, window: TrickWindow) -> dict[str, Any]:
+def view(game: DoubleSide, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
     """What `seat` may see (None: a spectator): own hand, public dice, tricks and scores, each
-    trick's cards only where `window` shows them (a replay's step hides the tricks face down since)."""
+    trick's cards only where the window seen from `as_of` shows them (a replay's step hides the tricks face
+    down since)."""
+    window = game.window(as_of)
     if seat is not None and not (type(seat) is int and 0 <= seat < state.seats):
         raise ValueError(f"there is no seat {seat!r}")
     over = state.phase == "over"

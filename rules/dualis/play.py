@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules.decks import decks_as_json, fixed_decks
@@ -44,11 +44,11 @@ from rules.dualis.state import (
 )
 from rules.dualis.view import DualisView, dealt_again, open_view, view
 from rules.dualis.words import TELLERS, score_sheet
-from rules.game import Event, ScoreSheet
+from rules.game import Event, Parts
 from rules.messages import N_, IllegalAction, require
 from rules.rng import SeededRandom
 from rules.shapes import Action
-from rules.tricks.replay import TrickGame
+from rules.tricks.replay import TrickGame, round_and_trick
 
 
 def check_flags(options: Mapping[str, Any]) -> None:
@@ -71,6 +71,15 @@ class Dualis(TrickGame[State]):
     action_shapes = ACTION_SHAPES
     ahead_type = DualisAhead
     tellers = TELLERS
+    parts = Parts(
+        started=fold_game_started,
+        folds=FOLDS,
+        view=view,
+        open_view=open_view,
+        dealt_again=dealt_again,
+        heading=round_and_trick,
+        score_sheet=score_sheet,
+    )
 
     name = NAME
     seat_counts = (3, 4)
@@ -259,33 +268,6 @@ class Dualis(TrickGame[State]):
         losers = scoring_sides(state)[side_of(state, seat)]
         return {"winners": [other for other in range(seats) if other not in losers], "forfeit": seat}
 
-    # --- the contract's parts kept beside the play ------------------------------------------
-
-    def _started(self, event: Event) -> State:
-        """A new game's state from its GameStarted event."""
-        return fold_game_started(event)
-
-    @property
-    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
-        """How each event type folds into the state (state.py)."""
-        return FOLDS
-
     def finished(self, state: State) -> bool:
         """Whether the play is over."""
         return state.winners is not None
-
-    def _view(self, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
-        """The view built by view.py (see the contract's `view`)."""
-        return view(self, state, seat, self.window(as_of))
-
-    def _open_view(self, state: State) -> dict[str, Any]:
-        """Everything face up (view.py)."""
-        return open_view(self, state)
-
-    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
-        """A seat's view dealt again (see the contract's `determinize`)."""
-        return dealt_again(view, rng)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """The score sheet so far (words.py)."""
-        return score_sheet(state)

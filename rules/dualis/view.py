@@ -90,9 +90,11 @@ class DualisView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-def view(game: Dualis, state: State, seat: int | None, window: TrickWindow) -> dict[str, Any]:
+def view(game: Dualis, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
     """What `seat` may see: public table information plus its own hand and choices, each trick's
-    cards only where `window` shows them (a replay's step hides the tricks face down since)."""
+    cards only where the window seen from `as_of` shows them (a replay's step hides the tricks face
+    down since)."""
+    window = game.window(as_of)
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.seats):
         raise ValueError(f"no seat {seat!r} in this game")
     over = state.winners is not None

@@ -4,7 +4,7 @@ the reveal, the war's result), and the result, behind the contract."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.decks import fixed_decks
@@ -36,7 +36,7 @@ from rules.dupli.state import (
 )
 from rules.dupli.view import DupliView, open_view, view
 from rules.dupli.words import TELLERS, heading, score_sheet
-from rules.game import Event, Game, Heading, ScoreSheet
+from rules.game import Event, Game, Parts
 from rules.messages import N_, require
 from rules.rng import SeededRandom
 from rules.shapes import Action
@@ -49,6 +49,15 @@ class Dupli(Game[State]):
     action_shapes = ACTION_SHAPES
     ahead_type = DupliAhead
     tellers = TELLERS
+    parts = Parts(
+        started=fold_game_started,
+        folds=FOLDS,
+        view=view,
+        open_view=open_view,
+        dealt_again=dealt_again,
+        heading=heading,
+        score_sheet=score_sheet,
+    )
 
     name: ClassVar[str] = NAME
     seat_counts: ClassVar[tuple[int, ...]] = (3, MAX_SEATS)
@@ -298,34 +307,3 @@ class Dupli(Game[State]):
             return None
         vp = [len(pile) for pile in state.vp]
         return {"winners": [s for s, v in enumerate(vp) if v == max(vp)], "vp": vp}
-
-    # --- the contract's parts kept beside the play ------------------------------------------
-
-    def _started(self, event: Event) -> State:
-        """A new game's state from its GameStarted event."""
-        return fold_game_started(event)
-
-    @property
-    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
-        """How each event type folds into the state (state.py)."""
-        return FOLDS
-
-    def _view(self, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
-        """The view built by view.py (see the contract's `view`)."""
-        return view(self, state, seat)
-
-    def _open_view(self, state: State) -> dict[str, Any]:
-        """Everything face up (view.py)."""
-        return open_view(self, state)
-
-    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
-        """A seat's view dealt again (see the contract's `determinize`)."""
-        return dealt_again(view, rng)
-
-    def heading(self, state: State, event: Event) -> Heading:
-        """Where the step of `event` belongs in a replay (words.py)."""
-        return heading(state, event)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """The score sheet so far (words.py)."""
-        return score_sheet(state)

@@ -61,8 +61,9 @@ class DupliView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-def view(game: Dupli, state: State | None, seat: int | None) -> dict[str, Any]:
-    """What that seat may see, as plain JSON. Keys:
+def view(game: Dupli, state: State | None, seat: int | None, as_of: State | None = None) -> dict[str, Any]:
+    """What that seat may see, as plain JSON (the same seen from any later state `as_of`: Dupli never
+    hides again what it once showed). Keys:
 
     seat, seats, to_act, phase (set/charge/aim/react/over), round = war (1-4), wars (4), wars_played;
     scores = vp (VP per seat), patriotism (usable Patriotisms in each VP pile), centre (face-down

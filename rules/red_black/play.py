@@ -3,11 +3,11 @@ folds, the pot) and the result, behind the contract."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.decks import decks_as_json, fixed_decks
-from rules.game import Event, Game, Heading, ScoreSheet
+from rules.game import Event, Game, Parts
 from rules.messages import N_, require
 from rules.red_black.ahead import RedBlackAhead
 from rules.red_black.cards import (
@@ -62,6 +62,15 @@ class RedBlackDuel(Game[State]):
     action_shapes = ACTION_SHAPES
     ahead_type = RedBlackAhead
     tellers = TELLERS
+    parts = Parts(
+        started=fold_game_started,
+        folds=FOLDS,
+        view=view,
+        open_view=open_view,
+        dealt_again=dealt_again,
+        heading=heading,
+        score_sheet=score_sheet,
+    )
 
     name: ClassVar[str] = NAME
     seat_counts: ClassVar[tuple[int, ...]] = (2,)
@@ -239,34 +248,3 @@ class RedBlackDuel(Game[State]):
             )
         )
         self._start_round(log)
-
-    # --- the contract's parts kept beside the play ------------------------------------------
-
-    def _started(self, event: Event) -> State:
-        """A new game's state from its GameStarted event."""
-        return fold_game_started(event)
-
-    @property
-    def folds(self) -> Mapping[str, Callable[[State, Event], State]]:
-        """How each event type folds into the state (state.py)."""
-        return FOLDS
-
-    def _view(self, state: State, seat: int | None, as_of: State) -> dict[str, Any]:
-        """The view built by view.py (see the contract's `view`)."""
-        return view(self, state, seat)
-
-    def _open_view(self, state: State) -> dict[str, Any]:
-        """Everything face up (view.py)."""
-        return open_view(self, state)
-
-    def _determinize(self, view: Mapping[str, Any], rng: SeededRandom) -> State:
-        """A seat's view dealt again (see the contract's `determinize`)."""
-        return dealt_again(view, rng)
-
-    def heading(self, state: State, event: Event) -> Heading:
-        """Where the step of `event` belongs in a replay (words.py)."""
-        return heading(state, event)
-
-    def score_sheet(self, state: State) -> ScoreSheet:
-        """The score sheet so far (words.py)."""
-        return score_sheet(state)

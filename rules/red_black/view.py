@@ -51,8 +51,9 @@ class RedBlackDuelView(TypedDict):
     closure: NotRequired[dict[str, Any]]  # how a forfeit or a cancellation ended the game
 
 
-def view(game: RedBlackDuel, state: State, seat: int | None) -> dict[str, Any]:
-    """Everything this seat may know, as plain JSON (seat None: public information only)."""
+def view(game: RedBlackDuel, state: State, seat: int | None, as_of: State | None = None) -> dict[str, Any]:
+    """Everything this seat may know, as plain JSON (seat None: public information only); the same
+    seen from any later state `as_of`: Red and Black Duel never hides again what it once showed."""
     me = seat if seat in SEATS else None
     revealed = state.camps[0] is not None
     over = state.phase == "over"

@@ -83,6 +83,12 @@ def trick_heading(event: Event, round_: int) -> Heading:
     return Heading(round_, title)
 
 
+def round_and_trick(state: TrickState, event: Event) -> Heading:
+    """A trick game's replay heading of `event` (which led to `state`): Start, then each round and,
+    inside it, each trick."""
+    return START if event.get("type") == "GameStarted" else trick_heading(event, state.round)
+
+
 class TrickState(Protocol):
     """What the replay reads of a trick game's state."""
 
@@ -125,7 +131,3 @@ class TrickGame(Game[T]):
     def _hidden_line(self, event: Event, names: Sequence[str], as_of: T) -> Message | None:
         """Only who played or won, for a trick that lies face down at `as_of`."""
         return face_down_line(event, self.window(as_of), lambda seat: name_of(names, seat))
-
-    def heading(self, state: T, event: Event) -> Heading:
-        """Start, then each round and, inside it, each trick."""
-        return START if event.get("type") == "GameStarted" else trick_heading(event, state.round)
