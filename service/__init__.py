@@ -32,7 +32,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         say,
         select_locale,
     )
-    from service.replay.record import MAX_RECORD_BYTES
+    from service.replay.game_record import MAX_RECORD_BYTES
     from service.tasks.celery_app import CeleryDispatcher, init_celery
     from service.web import (
         api,
@@ -41,12 +41,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         clubs,
         health,
         host,
+        import_page,
         language,
         my_games,
         outbox,
         play,
         public,
-        records,
         replay,
         unsubscribe,
     )
@@ -94,7 +94,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         outbox,
         api,
         replay,
-        records,
+        import_page,
         unsubscribe,
         language,
         health,

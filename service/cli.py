@@ -27,17 +27,17 @@ from service.db import migrate
 from service.eventlog.models import SeatKeeper, TimeoutPolicy
 from service.health import check_health
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from service.inbound import Mailbox, poll_mailbox, reply_listener
 from service.mail.digest import send_due_digests
 from service.mail.drafting import player_url
 from service.mail.signing import dns_record, new_key
 from service.play.hosting import Player, SetupRefused, create_game, seat_keeper
 from service.play.names import name_from_address
 from service.play.rebuild import rebuild_games
-from service.play.records import import_record
+from service.play.record_import import import_record
 from service.play.time_control import DEFAULT_VACATION_DAYS, MOVE_DAYS, NO_LIMIT, TimeControl
 from service.play.timeouts import run_due_clocks
-from service.replay.record import MAX_RECORD_BYTES, RecordRefused
+from service.replay.game_record import MAX_RECORD_BYTES, RecordRefused
+from service.replies.listener import Mailbox, poll_mailbox, reply_listener
 from service.runtime import Runtime
 from service.tasks.recovery import sweep
 from service.web.forms import refusal_text

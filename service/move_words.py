@@ -1,7 +1,7 @@
 """Moves in words: each game's ways of writing a legal action, in English and Japanese and by its
 card codes (the rules' own card names and action words, said in each language by the catalogue), so
 that a reply reads the words the pages and mails show. The reply reader
-(`service/play/reply_moves.py`) matches a reply against these phrases; a mail writes a move with
+(`service/replies/move_reader.py`) matches a reply against these phrases; a mail writes a move with
 `move_in_words`, the text its `mailto:` links put in a reply's body, which the reader reads back as
 exactly that move.
 """

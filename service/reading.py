@@ -38,7 +38,7 @@ from service.replay.steps import (
     step_json,
     step_page,
 )
-from service.replay.talk import TalkLine, since_last_move, talk_json, talk_lines
+from service.replay.talk_shown import TalkLine, since_last_move, talk_json, talk_lines
 from service.runtime import Runtime
 
 RECENT_LINES = 8  # the latest moves on the player page; the replay has them all
@@ -359,7 +359,7 @@ def ahead_by_reply(table: Table, seat: int) -> AheadByReply | None:
     if not plays:
         return None
     names = [group.name for group in plays]
-    # "<situation>: <play>" is what the reply reader looks for (service/play/reply_moves.py).
+    # "<situation>: <play>" is what the reply reader looks for (service/replies/move_reader.py).
     example = f"{names[0]}: {plays[0].moves[0].label}" if plays[0].moves else f"{names[0]}:"
     return AheadByReply(names, example, plays)
 

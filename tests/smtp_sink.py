@@ -14,7 +14,7 @@ from email.message import Message
 from aiosmtpd.controller import Controller
 from flask import Flask
 
-from service.inbound import reply_listener
+from service.replies.listener import reply_listener
 
 
 def free_port() -> int:

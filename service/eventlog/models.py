@@ -271,7 +271,9 @@ class InboundStatus(StrEnum):
     LIMITED = "limited"  # over the seat's rate of replies: not read
     TALKED = "talked"  # no move asked of the seat: its text went to the table talk
     AHEAD = "ahead"  # it chose plays ahead of the seat's turn: they were stored (and it was told)
-    BOUNCE = "bounce"  # a delivery report or complaint at a return path, recorded (service/mail/bounces.py)
+    BOUNCE = (
+        "bounce"  # a delivery report or complaint at a return path, recorded (service/replies/bounces.py)
+    )
     DROPPED = "dropped"  # at a return path but not trusted (forged, expired, replayed, not ours): no effect
 
 

@@ -13,8 +13,8 @@ from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import open_clocks
-from service.play.decisions import decided
 from service.play.settle import settle
+from service.play.table_decisions import decided
 from service.runtime import Runtime
 
 

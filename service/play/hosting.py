@@ -37,10 +37,10 @@ from service.mail.drafting import (
 )
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
-from service.play.decisions import decided
 from service.play.decisions_told import extend_deadline, forfeit, host_decision_mails
 from service.play.names import BOT_NAME, label_refusal, look_alike_refusal, name_refusal
 from service.play.settle import finish_moves, settle
+from service.play.table_decisions import decided
 from service.play.time_control import TimeControl
 from service.reading import since_lines
 from service.replay.fairness import game_commitment

@@ -24,9 +24,9 @@ from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
 from service.eventlog.store import Table, VersionConflict, append_move, load_table
 from service.play.ahead import drop_replaced
-from service.play.decisions import player_back
 from service.play.settle import finish_moves
-from service.play.talk import Word, keep_word
+from service.play.table_decisions import player_back
+from service.play.table_talk import Word, keep_word
 from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20

@@ -14,9 +14,9 @@ from service.eventlog.models import NotifyMode, OutboxMail, SeatKeeper, SeatReco
 from service.eventlog.store import Table
 from service.mail.digest import first_digest
 from service.mail.drafting import drafted
-from service.play.decisions import player_back
 from service.play.projections import project
 from service.play.settle import finish_moves
+from service.play.table_decisions import player_back
 from service.runtime import Runtime
 from service.zones import is_zone
 

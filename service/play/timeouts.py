@@ -26,9 +26,9 @@ from service.eventlog.store import Table, append_move
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import automatic_move
-from service.play.decisions import stand_in
 from service.play.decisions_told import extend_deadline, forfeit
 from service.play.settle import finish_moves
+from service.play.table_decisions import stand_in
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 

@@ -12,7 +12,7 @@ from kombu import Queue
 from kombu.exceptions import OperationalError
 
 from service.runtime import Runtime, runtime
-from service.tasks.decisions import Decisions, RedisListener
+from service.tasks.decided_word import Decisions, RedisListener
 from service.tasks.recovery import dispatch_pending
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from service.play.ahead import AheadRefused, queue_of, set_queue
 from service.play.moves import MoveOutcome, MoveStatus, command_outcome, submit_move
 from service.play.rematch import RematchRefused, answer_rematch, propose_rematch, rematch_view
 from service.play.seat_settings import SeatSettings, SettingsRefused, checked_settings, save_seat_settings
-from service.play.talk import TalkRefused, Word, cleaned, say_at_table
+from service.play.table_talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_json, turn_view
 from service.reading import seat_json, seat_talk_json
 from service.runtime import Runtime, runtime

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from icalendar import Alarm, Calendar, Event
 
 from service.links import LinkError
-from service.play.my_games import MyGame, calendar_address, my_games
+from service.play.address_games import MyGame, calendar_address, my_games
 from service.runtime import Runtime, runtime
 from service.web.access import link_refusal
 

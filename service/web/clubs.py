@@ -15,6 +15,8 @@ from werkzeug.wrappers import Response
 
 from rules.table import BOT_LEVELS
 from service.catalog import CATALOG
+from service.clubs.club_record import club_record
+from service.clubs.club_talk import say_to_club
 from service.clubs.log import Club, ClubNotFound, ClubRefused, Member, Standing, fold, load_log, read_club
 from service.clubs.members import (
     confirm_member,
@@ -26,10 +28,8 @@ from service.clubs.members import (
     remove_member,
 )
 from service.clubs.ratings import club_ratings, rating_lines
-from service.clubs.record import club_record
 from service.clubs.seasons import MAX_AT_ONCE, SeasonPlan, plan_season
 from service.clubs.standings import season_views
-from service.clubs.talk import say_to_club
 from service.clubs.view import ClubView, club_view
 from service.i18n import say
 from service.links import AddressLink, ClubLink, LinkError, address_key, issued_at

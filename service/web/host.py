@@ -37,7 +37,7 @@ from service.play.hosting import (
     set_host_notify,
     set_public_replay,
 )
-from service.play.talk import hide_talk
+from service.play.table_talk import hide_talk
 from service.play.time_control import MOVE_DAYS
 from service.play.timeouts import HostDecision, decide_timeout
 from service.play.turn_view import turn_view

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from service.clubs.members import clubs_of
 from service.links import LinkError
-from service.play.my_games import (
+from service.play.address_games import (
     TooManyRequests,
     address_of,
     calendar_url,

@@ -15,8 +15,8 @@ from sqlmodel import Session, col, func, select
 from werkzeug.wrappers import Response
 
 from service.eventlog.models import InboundStatus, OutboxMail
-from service.mail.replies import MAX_TEXT
-from service.play.inbound import receive_reply
+from service.replies.answering import receive_reply
+from service.replies.reply_text import MAX_TEXT
 from service.runtime import runtime
 from service.web.inputs import sql_int
 

@@ -30,7 +30,7 @@ from service.play.seat_settings import (
     set_auto_play,
     take_seat_back,
 )
-from service.play.talk import TalkRefused, Word, cleaned, say_at_table
+from service.play.table_talk import TalkRefused, Word, cleaned, say_at_table
 from service.play.turn_view import turn_view
 from service.play.vacations import VacationRefused, cancel_vacation, declare_vacation, local_today
 from service.reading import game_context, move_group_name, seat_page_context, seat_summary

@@ -2,7 +2,7 @@
 spectator link the host may share, and the public replay link (a finished game, if the host allows).
 
 Each route only finds out who is looking (`Opened`); one function per page does the rest. Whoever may
-see the finished game face up may also download its record (JSON and text, service/replay/record.py).
+see the finished game face up may also download its record (JSON and text, service/replay/game_record.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from service.reading import (
     replay_step_json,
     replay_version,
 )
-from service.replay.record import record_json, text_record
+from service.replay.game_record import record_json, text_record
 from service.replay.steps import FACE_UP, SPECTATOR, Viewer, player_viewer, public_refusal, replay_of
 from service.runtime import runtime
 from service.web.access import player_access, watch_access

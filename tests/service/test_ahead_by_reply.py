@@ -17,7 +17,7 @@ from service.i18n import say
 from service.mail.drafting import draft_mail
 from service.mail.kinds import MailKind
 from service.play.moves import submit_move
-from service.play.reply_moves import say_in
+from service.replies.move_reader import say_in
 from tests.service.ahead_games import GAMES, AheadCase, email, game_with_case, rows
 from tests.service.test_replies import inbound_row, latest_mail, reply
 from tests.smtp_sink import reply_listening

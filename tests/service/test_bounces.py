@@ -28,11 +28,11 @@ from service.eventlog.models import (
     SeatKeeper,
     SeatRecord,
 )
-from service.inbound import Mailbox, poll_mailbox
-from service.mail.bounces import bounce_tokens
 from service.mail.delivery import deliver
 from service.mail.unreachable import Failure, record_failure
 from service.play.hosting import Player, create_game
+from service.replies.bounces import bounce_tokens
+from service.replies.listener import Mailbox, poll_mailbox
 from tests.conftest import app_config, unavailable
 from tests.helpers import PLAY_LINK, SteppingClock, forms, mails
 from tests.mail_store import PASSWORD, OwnDovecot

@@ -20,7 +20,7 @@ from service.clubs.digest import send_club_digests
 from service.clubs.log import read_club
 from service.clubs.seasons import SeasonPlan, plan_season
 from service.eventlog.models import GameStatus, SeatKeeper
-from service.play.my_games import save_address_settings
+from service.play.address_games import save_address_settings
 from service.play.seat_settings import SeatSettings, save_seat_settings
 from service.runtime import Runtime
 from tests.helpers import forms, mails, post_form, without_links

@@ -16,7 +16,7 @@ import templates
 from service import create_app
 from service.clubs.members import found_club, invite_member
 from service.mail.drafting import my_games_url
-from service.play.my_games import calendar_url
+from service.play.address_games import calendar_url
 from tests.conftest import app_config
 from tests.helpers import confirm_path, confirmed, forms, mails, play_path
 

@@ -20,11 +20,11 @@ from sqlmodel import Session, select
 
 from service.config import secret_keys
 from service.eventlog.models import InboundMail
-from service.inbound import reply_listener
 from service.links import ReplyAddresses, ReplyLink
 from service.mail.drafting import reply_address
-from service.mail.intake import MAX_MAIL_BYTES, from_forged
-from service.play.inbound import receive_reply
+from service.replies.answering import receive_reply
+from service.replies.intake import MAX_MAIL_BYTES, from_forged
+from service.replies.listener import reply_listener
 from tests.helpers import SteppingClock, mails
 from tests.service.test_replies import (
     ANN,

@@ -21,8 +21,8 @@ from service import create_app
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
 from service.mail.table import ahead_links
-from service.play.reply_moves import AheadReading, read_ahead
 from service.reading import ahead_plays
+from service.replies.move_reader import AheadReading, read_ahead
 from tests.conftest import app_config
 from tests.service.replay_games import add_moves, new_game
 from tests.service.test_mail_moves_by_reply import mailto_parts

@@ -19,8 +19,8 @@ from itsdangerous import TimestampSigner
 from service.mail.digest import DueDigest, digest_mail
 from service.mail.drafting import player_url, reply_address
 from service.mail.table import mail_table
-from service.play.reply_moves import read_reply
 from service.reading import game_title
+from service.replies.move_reader import read_reply
 from tests.service.replay_games import EMAILS, add_moves, new_game
 
 REPLY_LINK = re.compile(r'data-mail-reply href="([^"]+)"')

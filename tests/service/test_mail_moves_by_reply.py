@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from service import create_app
 from service.mail.table import mailto, reply_subject
-from service.play.reply_moves import read_reply
 from service.reading import seat_moves
+from service.replies.move_reader import read_reply
 from tests.conftest import app_config
 from tests.service.replay_games import add_moves, new_game
 from tests.service.test_replay_leaks import VARIANTS

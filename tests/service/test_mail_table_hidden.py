@@ -23,8 +23,8 @@ from service.mail.kinds import TABLE_MAILS
 from service.mail.table import chosen_action
 from service.move_words import move_label
 from service.play.moves import submit_move
-from service.play.reply_moves import strings_in
 from service.reading import move_group_name
+from service.replies.move_reader import strings_in
 from tests.helpers import mails, without_links
 from tests.service.replay_games import add_moves, new_game
 from tests.service.test_replay_leaks import CODES

@@ -17,8 +17,8 @@ from service.eventlog.models import OutboxMail
 from service.mail.digest import send_due_digests
 from service.mail.drafting import draft_mail
 from service.mail.kinds import MailKind
+from service.play.address_games import ADDRESS_DAILY_LIMIT, ADDRESS_LIMIT
 from service.play.hosting import Player, cancel_game, create_game
-from service.play.my_games import ADDRESS_DAILY_LIMIT, ADDRESS_LIMIT
 from service.play.rematch import answer_rematch, propose_rematch
 from service.runtime import Runtime
 from tests.conftest import app_config

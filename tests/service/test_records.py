@@ -17,10 +17,10 @@ from sqlmodel import Session, select
 from rules import get_game
 from service.cli import load_record
 from service.eventlog.models import GameRecord
-from service.play import records
+from service.play import record_import
 from service.play.hosting import cancel_game, set_public_replay
 from service.replay.fairness import commitment
-from service.replay.record import MAX_RECORD_BYTES, RecordRefused, read_record
+from service.replay.game_record import MAX_RECORD_BYTES, RecordRefused, read_record
 from tests.helpers import forms, mails, play_path
 from tests.service.replay_games import EMAILS, add_moves, new_game
 
@@ -175,16 +175,16 @@ def test_an_import_that_fails_midway_writes_nothing(pg_app: Flask, monkeypatch: 
     _, link = finished_game(pg_app, "red_black", 2, {}, seed=4)
     raw = client.get(f"{link}/record.json").get_data()
     before = game_count(pg_app)
-    appended = records.append_events
+    appended = record_import.append_events
 
     def failing(*args: Any, **kwargs: Any) -> None:
         if args[2] == 5:  # the sixth event
             raise RuntimeError("the database went away")
         appended(*args, **kwargs)
 
-    monkeypatch.setattr(records, "append_events", failing)
+    monkeypatch.setattr(record_import, "append_events", failing)
     with pytest.raises(RuntimeError):
-        records.import_record(pg_app.extensions["pbem"], raw)
+        record_import.import_record(pg_app.extensions["pbem"], raw)
     assert game_count(pg_app) == before
 
 

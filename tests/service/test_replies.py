@@ -18,9 +18,9 @@ from sqlmodel import Session, select
 
 from service import create_app
 from service.eventlog.models import CommandRecord, InboundMail, OutboxMail, TableTalk
-from service.mail.replies import read_reply_mail
 from service.play.hosting import Player, create_game, revoke_link
 from service.play.moves import submit_move
+from service.replies.reply_text import read_reply_mail
 from tests.conftest import app_config
 from tests.helpers import mails
 from tests.smtp_sink import reply_listening

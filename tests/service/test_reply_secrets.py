@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from service.eventlog.models import OutboxMail
 from service.links import AddressLink, DigestLink, LinkSigner, ReplyLink
 from service.mail.own_secrets import without_secrets
-from service.mail.replies import read_reply_mail
 from service.play.hosting import Player, create_game
-from service.play.inbound import receive_reply
 from service.play.moves import submit_move
+from service.replies.answering import receive_reply
+from service.replies.reply_text import read_reply_mail
 from tests.conftest import embedded_app
 from tests.helpers import mails
 from tests.service.reply_clients import CLIENTS, Client, Words, pasted

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from service.eventlog.models import TableTalk
 from service.play.hosting import Player, create_game
-from service.play.talk import MAX_TALK_PER_HOUR, TalkRefused, say_at_table
+from service.play.table_talk import MAX_TALK_PER_HOUR, TalkRefused, say_at_table
 from tests.helpers import forms, mails, play_path
 
 ANN, BO = "ann@example.org", "bo@example.org"

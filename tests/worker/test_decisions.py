@@ -10,7 +10,7 @@ from sqlalchemy import event
 
 from service.play.hosting import Player, create_game
 from service.play.moves import WORD_LOST_SECONDS
-from service.tasks.decisions import Decisions
+from service.tasks.decided_word import Decisions
 from tests.helpers import mails, play_path
 
 

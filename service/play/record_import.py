@@ -1,4 +1,4 @@
-"""Loading a kept record (service/replay/record.py) as a finished game: verified first, then its row,
+"""Loading a kept record (service/replay/game_record.py) as a finished game: verified first, then its row,
 seats and whole log written in one transaction, so an import never leaves a partial game. The
 imported game has no players' addresses and sends no mail; its replay is open to the public."""
 
@@ -11,7 +11,7 @@ from sqlmodel import Session
 from service.eventlog.models import GameRecord, SeatKeeper, SeatRecord
 from service.eventlog.store import append_events, load_table
 from service.play.projections import rebuild
-from service.replay.record import read_record
+from service.replay.game_record import read_record
 from service.runtime import Runtime
 
 

@@ -23,8 +23,8 @@ from sqlmodel import Session, col, select
 
 from service.eventlog.models import BounceKind, BounceRecord, InboundMail, InboundStatus, OutboxMail
 from service.links import BounceLink, LinkError, day_number
-from service.mail.intake import claimed, query_safe, unreadable
 from service.mail.unreachable import Failure, Outcome, record_failure
+from service.replies.intake import claimed, query_safe, unreadable
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)

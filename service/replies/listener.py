@@ -18,10 +18,10 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
 from imap_tools import AND, MailBox, MailMessageFlags
 
-from service.mail.bounces import bounce_tokens, receive_bounce
-from service.mail.intake import MAX_MAIL_BYTES
-from service.mail.replies import reply_tokens
-from service.play.inbound import receive_reply
+from service.replies.answering import receive_reply
+from service.replies.bounces import bounce_tokens, receive_bounce
+from service.replies.intake import MAX_MAIL_BYTES
+from service.replies.reply_text import reply_tokens
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)

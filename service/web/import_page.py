@@ -7,8 +7,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from service.i18n import say
-from service.play.records import import_record
-from service.replay.record import MAX_RECORD_BYTES, RecordRefused
+from service.play.record_import import import_record
+from service.replay.game_record import MAX_RECORD_BYTES, RecordRefused
 from service.runtime import runtime
 
 blueprint = Blueprint("records", __name__)

@@ -1,5 +1,5 @@
 """A club's record to keep: its log (names only: every address left out), its seasons with their
-standings, each finished table's own game record (the format of service/replay/record.py), and the
+standings, each finished table's own game record (the format of service/replay/game_record.py), and the
 ratings. A table still running is listed by its players and status only: its record (and its seed)
 comes once it is over."""
 
@@ -13,7 +13,7 @@ from service.clubs.seasons import player_name
 from service.clubs.standings import loaded_tables, standings
 from service.eventlog.models import GameStatus
 from service.localtime import as_utc
-from service.replay.record import record_json
+from service.replay.game_record import record_json
 from service.runtime import Runtime
 
 FORMAT = "pbem-club-record"

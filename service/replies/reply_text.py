@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 
 from service.mail.html_text import html_to_text
-from service.mail.quotes import new_lines
+from service.replies.quotes import new_lines
 
 REPLY_PREFIX = "play+"
 MAX_TEXT = 2000  # characters of new text read; a move and a short message fit well within

@@ -27,12 +27,12 @@ from service.eventlog.store import GameNotFound, Table
 from service.links import LinkError, ReplyLink, day_number
 from service.localtime import as_utc
 from service.mail.drafting import draft_mail, mail_language, new_message_id, player_url
-from service.mail.intake import claimed, from_forged, headers_only, query_safe, unreadable
 from service.mail.kinds import MailKind
-from service.mail.replies import ReplyMail, read_reply_mail
 from service.play.ahead import AheadRefused, set_queue
 from service.play.moves import MoveStatus, submit_move
-from service.play.reply_moves import (
+from service.play.table_talk import TalkRefused, Word, cleaned, say_at_table
+from service.replies.intake import claimed, from_forged, headers_only, query_safe, unreadable
+from service.replies.move_reader import (
     AheadReading,
     ReplyReading,
     move_in_words,
@@ -41,7 +41,7 @@ from service.play.reply_moves import (
     read_reply,
     reads_as_own_move,
 )
-from service.play.talk import TalkRefused, Word, cleaned, say_at_table
+from service.replies.reply_text import ReplyMail, read_reply_mail
 from service.runtime import Runtime
 
 NEAR_REPEAT = 0.9  # how alike two messages are (difflib's ratio) to be the same said again

@@ -12,7 +12,7 @@ from rules.messages import N_
 from service.clubs.log import TALKED, Club, ClubEvent, ClubRefused, in_club
 from service.eventlog.models import OutboxMail
 from service.localtime import as_utc
-from service.play.talk import MAX_TALK_PER_HOUR, TalkRefused, cleaned, guarded
+from service.play.table_talk import MAX_TALK_PER_HOUR, TalkRefused, cleaned, guarded
 from service.runtime import Runtime
 
 
