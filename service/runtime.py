@@ -159,9 +159,10 @@ class Runtime:
             connection.close()
 
     def in_game(self, game_id: str, change: Change[T]) -> T:
-        """The one unit of work of every writer of a game: lock the game, load its table, let
-        `change` change it, commit, then hand the mails `change` wrote to the task queue. Returns
-        what `change` returned first."""
+        """The unit of work of a writer of a game's rows that makes no step (settings, links, the
+        outbox's rows): lock the game, load its table, let `change` change it, commit, then hand
+        the mails `change` wrote to the task queue. Returns what `change` returned first. (A step,
+        a move or a decision about the table, goes through service/play/master.py.)"""
         done = self._unit_of_work(game_id, change, wait=True)
         assert done is not None
         return done[0]
@@ -172,19 +173,32 @@ class Runtime:
         return self._unit_of_work(game_id, change, wait=False)
 
     def _unit_of_work(self, game_id: str, change: Change[T], wait: bool) -> tuple[T] | None:
+        with self.locked_game(game_id, wait) as unit:
+            if unit is None:
+                return None
+            value, mails = change(unit.session, unit.table)
+            unit.mails.extend(mails)
+        return (value,)
+
+    @contextmanager
+    def locked_game(self, game_id: str, wait: bool = True) -> Iterator[Unit | None]:
+        """A game's unit of work: the game locked and its table loaded as the block begins (None at
+        once when `wait` is False and another writer holds it), committed as the block ends, then
+        the unit's mails handed to the task queue. Reads of this context join its transaction until
+        the commit; an error in the block rolls everything back."""
         with Session(self.engine, expire_on_commit=False) as session:
             if not lock_game(session, game_id, wait=wait):
-                return None
+                yield None
+                return
             token = _WRITING.set(session.connection())
             try:
-                table = load_table(session, game_id, self.cache)
-                value, mails = change(session, table)
+                unit = Unit(session, load_table(session, game_id, self.cache))
+                yield unit
             finally:
                 _WRITING.reset(token)
-            self.commit_and_send(session, game_id, mails)
-            if table.active and _ended(session, game_id):
+            self.commit_and_send(session, game_id, unit.mails)
+            if unit.table.active and _ended(session, game_id):
                 self.dispatch.table_ended(game_id)
-        return (value,)
 
     def commit_and_send(self, session: Session, game_id: str, mails: Sequence[OutboxMail]) -> None:
         """Commit a game's unit of work, then hand its mails to the task queue, and the game to the
@@ -202,6 +216,16 @@ class Runtime:
     def link(self, path: str) -> str:
         """An absolute URL for mail, under BASE_URL."""
         return str(self.settings["BASE_URL"]).rstrip("/") + path
+
+
+@dataclass
+class Unit:
+    """A game's unit of work under way: its session, its table as loaded under the lock, and the
+    mails written so far (committed with it)."""
+
+    session: Session
+    table: Table
+    mails: list[OutboxMail] = field(default_factory=list)
 
 
 def _ended(session: Session, game_id: str) -> bool:

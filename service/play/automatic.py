@@ -3,7 +3,7 @@ seat-keeper's or a search bot's, for bot seats and for players who ran out of ti
 return; forced moves played for players who keep auto-play on) and the plays chosen ahead that
 answer now (service/play/ahead.py), computed from the table (its log and seat rows), the queue of
 plays chosen ahead and whether search bots may move here. No session, no clock: the master
-(service/play/settle.py) appends what `follow` returns, step by step, and hands each step to the
+(service/play/master.py) appends what `follow` returns, step by step, and hands each step to the
 mail policy.
 
 A play the seat's player chose ahead comes before the seat-keeper's, as the player's own move (a

@@ -4,8 +4,6 @@ host's decisions told to the players in words."""
 
 from __future__ import annotations
 
-from sqlmodel import Session
-
 from rules.table import extend_decision, forfeit_decision
 from service.eventlog.models import EventOrigin, OutboxMail, TurnClock
 from service.eventlog.store import Table
@@ -13,8 +11,7 @@ from service.i18n import say
 from service.mail.drafting import draft_mail, drafted, mailed_seats, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import open_clocks
-from service.play.settle import settle
-from service.play.table_decisions import decided
+from service.play.master import Master
 from service.runtime import Runtime
 
 
@@ -31,22 +28,20 @@ def host_decision_mails(rt: Runtime, table: Table, skip: frozenset[int] = frozen
     return drafted(*mails)
 
 
-def extend_deadline(
-    rt: Runtime, session: Session, table: Table, seat: int, days: int
-) -> tuple[Table, list[OutboxMail]]:
+def extend_deadline(master: Master, seat: int, days: int) -> None:
     """The host gives `seat` a fresh clock of `days` days for the move it owes (an event of the
     log): the seat is told its new deadline, the others what the host did."""
-    now = rt.clock.now()
-    table = settle(session, decided(session, table, extend_decision(seat, days), EventOrigin.HOST, now), now)
-    clock = next((row for row in open_clocks(session, table.game_id) if row.seat == seat), None)
+    master.decide(extend_decision(seat, days), EventOrigin.HOST)
+    rt, table = master.rt, master.settle()
+    clock = next((row for row in open_clocks(master.session, table.game_id) if row.seat == seat), None)
     if clock is None or clock.due_at is None:  # no time limit, or the seat-keeper plays the seat
-        return table, host_decision_mails(rt, table)
+        master.tell(host_decision_mails(rt, table))
+        return
     clock.timed_out_at = None  # out of time no more: its new deadline may time out again
-    session.add(clock)
-    return table, [
-        *host_decision_mails(rt, table, skip=frozenset({seat})),
-        *drafted(_extended_mail(rt, table, clock)),
-    ]
+    master.session.add(clock)
+    master.tell(
+        [*host_decision_mails(rt, table, skip=frozenset({seat})), *drafted(_extended_mail(rt, table, clock))]
+    )
 
 
 def _extended_mail(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
@@ -55,13 +50,11 @@ def _extended_mail(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | 
     return draft_mail(rt, table, MailKind.DEADLINE_EXTENDED, clock.seat, link, clock.due_at)
 
 
-def forfeit(
-    rt: Runtime, session: Session, table: Table, seat: int, origin: EventOrigin
-) -> tuple[Table, list[OutboxMail]]:
+def forfeit(master: Master, seat: int, origin: EventOrigin) -> None:
     """The seat forfeits (by the game on a timeout, or by the host's decision): the forfeit is
     appended to the log, the game ends and the other side wins; everyone is told."""
-    now = rt.clock.now()
-    table = settle(session, decided(session, table, forfeit_decision(seat), origin, now), now)
+    master.decide(forfeit_decision(seat), origin)
+    rt, table = master.rt, master.settle()
     result = table.result
     assert result is not None
     winners = [table.names[w] for w in result["winners"]]
@@ -80,4 +73,4 @@ def forfeit(
         )
         for other in mailed_seats(table)
     )
-    return table, drafted(*mails)
+    master.tell(drafted(*mails))

@@ -38,9 +38,8 @@ from service.mail.drafting import (
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
 from service.play.decisions_told import extend_deadline, forfeit, host_decision_mails
+from service.play.master import Master, new_game_master, step
 from service.play.names import BOT_NAME, label_refusal, look_alike_refusal, name_refusal
-from service.play.settle import finish_moves, settle
-from service.play.table_decisions import decided
 from service.play.time_control import TimeControl
 from service.reading import since_lines
 from service.replay.fairness import game_commitment
@@ -242,7 +241,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     session.add_all(seats)
     session.flush()
     append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
-    table = settle(session, load_table(session, game_id), now)
+    table = new_game_master(rt, session, load_table(session, game_id)).settle()
     mails = invitation_mails(rt, table, dues(session, game_id))
     session.add_all(mails)
     session.flush()
@@ -293,15 +292,16 @@ def cancel_game(rt: Runtime, game_id: str) -> bool:
     """The host stops a running game: the cancellation is appended to its log and the players are
     told. False if it was not running."""
 
-    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
-        if not table.active:
-            return False, []
-        now = rt.clock.now()
-        table = settle(session, decided(session, table, cancel_decision("host"), EventOrigin.HOST, now), now)
+    def work(master: Master) -> bool:
+        if not master.table.active:
+            return False
+        master.decide(cancel_decision("host"), EventOrigin.HOST)
+        table = master.settle()
         told = (draft_mail(rt, table, MailKind.GAME_CANCELLED, seat.seat, {}) for seat in mailed_seats(table))
-        return True, drafted(*told)
+        master.tell(drafted(*told))
+        return True
 
-    return rt.in_game(game_id, change)
+    return step(rt, game_id, work)
 
 
 def set_public_replay(rt: Runtime, game_id: str, allowed: bool) -> None:
@@ -352,33 +352,30 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
     address), the seat's old links stop working (its key version moves on), the player who leaves
     is told, the new one invited with what happened so far, the others told."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        record = _seat(table, seat)
-        names = [other.name for other in table.seats if other.seat != seat]
+    def work(master: Master) -> None:
+        record = _seat(master.table, seat)
+        names = [other.name for other in master.table.seats if other.seat != seat]
         refusal = (
             name_refusal(player.name) or label_refusal(player.name) or look_alike_refusal(player.name, names)
         )
         if refusal is not None:
             raise IllegalAction(refusal[0], **refusal[1])
         leaving = record.keeper != SeatKeeper.BOT
-        now = rt.clock.now()
-        after = decided(
-            session, table, replace_decision(seat, player.name, record.name), EventOrigin.HOST, now
-        )
+        after = master.decide(replace_decision(seat, player.name, record.name), EventOrigin.HOST)
         told = draft_mail(rt, after, MailKind.REPLACED, seat, {"name": player.name}) if leaving else None
         replaced = record.name
         record.name, record.email = player.name, player.email
         record.key_version += 1  # every link of the seat so far is revoked
         record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
         record.language = ""  # the table's, until the new player chooses
-        session.add(record)
-        settled = settle(session, after, now)
+        master.session.add(record)
+        settled = master.settle()
         invited = draft_mail(rt, settled, MailKind.TAKEN_OVER, seat, _taken_over(rt, settled, seat, replaced))
         others = host_decision_mails(rt, after, skip=frozenset({seat}))
-        moved_on = mails_after_move(rt, after, settled, dues(session, game_id))
-        return None, [*drafted(told, invited), *others, *moved_on]
+        moved_on = mails_after_move(rt, after, settled, dues(master.session, game_id))
+        master.tell([*drafted(told, invited), *others, *moved_on])
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)
 
 
 def _taken_over(rt: Runtime, table: Table, seat: int, replaced: str) -> dict[str, Any]:
@@ -400,8 +397,8 @@ def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool, level: str 
     player. IllegalAction if the seat is already so, the level unknown, or the seat has no player
     to give it back to (a bot's seat from the start: replace it instead)."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        record = _seat(table, seat)
+    def work(master: Master) -> None:
+        record = _seat(master.table, seat)
         if level not in BOT_LEVELS:
             raise IllegalAction(N_("There is no such bot level."))
         if record.keeper == SeatKeeper.BOT and not by_keeper:
@@ -409,43 +406,42 @@ def keep_seat(rt: Runtime, game_id: str, seat: int, by_keeper: bool, level: str 
         now_kept = record.keeper != SeatKeeper.PLAYER
         if now_kept == by_keeper and (not by_keeper or (record.bot_level or KEEPER) == level):
             raise IllegalAction(N_("The seat is already played that way."))
-        now = rt.clock.now()
-        after = decided(session, table, keep_decision(seat, by_keeper, level), EventOrigin.HOST, now)
-        moved = finish_moves(rt, session, after, after, now)[1]
-        return None, [*host_decision_mails(rt, after), *moved]
+        after = master.decide(keep_decision(seat, by_keeper, level), EventOrigin.HOST)
+        master.tell(host_decision_mails(rt, after))
+        master.follow()
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)
 
 
 def give_more_time(rt: Runtime, game_id: str, seat: int, days: int) -> None:
     """A fresh clock of `days` days for the move the seat owes (IllegalAction if it owes none, or
     the game has no time limit)."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        _seat(table, seat)
-        if not TimeControl.of(table.record).timed:
+    def work(master: Master) -> None:
+        _seat(master.table, seat)
+        if not TimeControl.of(master.table.record).timed:
             raise IllegalAction(N_("This game has no time limit."))
-        return None, extend_deadline(rt, session, table, seat, days)[1]
+        extend_deadline(master, seat, days)
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)
 
 
 def declare_forfeit(rt: Runtime, game_id: str, seat: int) -> None:
     """The host ends the running game by the seat's forfeit: the other side wins, everyone is told."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        _seat(table, seat)
-        return None, forfeit(rt, session, table, seat, EventOrigin.HOST)[1]
+    def work(master: Master) -> None:
+        _seat(master.table, seat)
+        forfeit(master, seat, EventOrigin.HOST)
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)
 
 
 def declare_draw(rt: Runtime, game_id: str) -> None:
     """The host ends the running game as a draw: every seat is among the winners, everyone is told."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        now = rt.clock.now()
-        after = decided(session, table, draw_decision("host"), EventOrigin.HOST, now)
-        return None, finish_moves(rt, session, table, after, now)[1]
+    def work(master: Master) -> None:
+        before = master.table
+        master.decide(draw_decision("host"), EventOrigin.HOST)
+        master.follow(before)
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)

@@ -2,9 +2,10 @@
 
 `submit_move` checks what can be checked at once (link seat, staleness, the rules' verdict on the
 current log), stores a pending command and asks the worker to apply it. `apply_command` is the one
-place a player's move changes a game: lock the game, load, fold, decide with the rules, append with
-the expected version, then the automatic moves, clocks and outbox rows that follow, all in one
-transaction, retried on a version conflict. The same command never applies twice.
+place a player's move changes a game: a step of the master (service/play/master.py: lock, load,
+decide with the rules, append with the expected version, then the automatic moves, projections and
+outbox rows that follow, all in one transaction), retried on a version conflict. The same command
+never applies twice.
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ from sqlmodel import Session, and_, col, or_, select
 from rules import IllegalAction
 from rules.messages import N_, Message
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import CommandRecord, CommandStatus, EventOrigin, OutboxMail
-from service.eventlog.store import Table, VersionConflict, append_move, load_table
-from service.play.ahead import drop_replaced
-from service.play.settle import finish_moves
-from service.play.table_decisions import player_back
-from service.play.table_talk import Word, keep_word
+from service.eventlog.models import CommandRecord, CommandStatus
+from service.eventlog.store import Table, VersionConflict, load_table
+from service.play.master import Master, step
+from service.play.table_talk import Word
 from service.runtime import Listener, Runtime
 
 CONFLICT_RETRIES = 20
@@ -269,9 +268,7 @@ def apply_command(rt: Runtime, command_id: int, game_id: str) -> str:
     def decide_in_order() -> tuple[str, list[int]]:
         for _ in range(CONFLICT_RETRIES):
             try:
-                return rt.in_game(
-                    game_id, lambda session, table: _decide_up_to(rt, session, table, command_id)
-                )
+                return step(rt, game_id, lambda master: _apply_up_to(master, command_id))
             except VersionConflict:
                 continue
         raise RuntimeError(f"command {command_id}: still conflicting after {CONFLICT_RETRIES} tries")
@@ -281,50 +278,40 @@ def apply_command(rt: Runtime, command_id: int, game_id: str) -> str:
     return status
 
 
-def _decide_up_to(
-    rt: Runtime, session: Session, table: Table, command_id: int
-) -> tuple[tuple[CommandStatus, list[int]], list[OutboxMail]]:
+def _apply_up_to(master: Master, command_id: int) -> tuple[CommandStatus, list[int]]:
     """Under the game's lock: the game's pending commands up to `command_id` decided in the order they
     were submitted (read again: another worker may have decided some while this one waited). The
     command's status and the ids decided."""
-    pending = session.exec(
+    pending = master.session.exec(
         select(CommandRecord)
         .where(
-            CommandRecord.game_id == table.game_id,
+            CommandRecord.game_id == master.table.game_id,
             CommandRecord.status == CommandStatus.PENDING,
             col(CommandRecord.id) <= command_id,
         )
         .order_by(col(CommandRecord.id))
     ).all()
-    mails: list[OutboxMail] = []
     for command in pending:
-        table, caused = _decide_command(rt, session, table, command)
-        mails.extend(caused)
-    decided = session.get(CommandRecord, command_id)
-    assert decided is not None and decided.game_id == table.game_id, "a task names its command's game"
-    return (CommandStatus(decided.status), [c.id for c in pending if c.id is not None]), mails
+        _apply_one(master, command)
+    decided = master.session.get(CommandRecord, command_id)
+    assert decided is not None and decided.game_id == master.table.game_id, "a task names its command's game"
+    return CommandStatus(decided.status), [c.id for c in pending if c.id is not None]
 
 
-def _decide_command(
-    rt: Runtime, session: Session, before: Table, command: CommandRecord
-) -> tuple[Table, list[OutboxMail]]:
-    """One pending command decided and, if legal, its events and what follows them appended; the
-    table after it and the mails it caused."""
-    verdict = decide(before, command.seat, command.seq, command.action)
-    now = rt.clock.now()
-    command.decided_at = now
-    session.add(command)
+def _apply_one(master: Master, command: CommandRecord) -> None:
+    """One pending command decided and, if legal, its events and what follows them appended."""
+    verdict = decide(master.table, command.seat, command.seq, command.action)
+    command.decided_at = master.now
+    master.session.add(command)
     if isinstance(verdict, MoveOutcome):
         command.status = CommandStatus.REJECTED
         msgid, params = verdict.message or (N_("The move was refused."), {})
         command.reason = json.dumps({"status": verdict.status, "msgid": msgid, "params": params})
-        return before, []
+        return
     # Marked before the append flushes, so the command's row is written once (a version conflict
     # rolls the whole transaction back, this mark with it).
     command.status = CommandStatus.ACCEPTED
-    back = player_back(session, before, command.seat, now)
-    after = append_move(session, back, command.seat, command.action, verdict, EventOrigin.PLAYER, now)
-    if command.talk is not None:
-        keep_word(session, after, command.seat, Word(command.talk, command.talk_private), rt)
-    drop_replaced(session, after, command.seat, now)
-    return finish_moves(rt, session, before, after, now)
+    before = master.table
+    word = Word(command.talk, command.talk_private) if command.talk is not None else None
+    master.move(command.seat, command.action, verdict, word)
+    master.follow(before)

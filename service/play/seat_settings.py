@@ -14,9 +14,7 @@ from service.eventlog.models import NotifyMode, OutboxMail, SeatKeeper, SeatReco
 from service.eventlog.store import Table
 from service.mail.digest import first_digest
 from service.mail.drafting import drafted
-from service.play.projections import project
-from service.play.settle import finish_moves
-from service.play.table_decisions import player_back
+from service.play.master import Master, step
 from service.runtime import Runtime
 from service.zones import is_zone
 
@@ -85,25 +83,24 @@ def save_seat_language(rt: Runtime, game_id: str, seat: int, key_version: int, l
 def take_seat_back(rt: Runtime, game_id: str, seat: int) -> bool:
     """The player takes their seat back from the seat-keeper; False if it was not kept for them."""
 
-    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
-        if table.seats[seat].keeper != SeatKeeper.STAND_IN:
-            return False, []
-        now = rt.clock.now()
-        project(session, player_back(session, table, seat, now), now)
-        return True, []
+    def work(master: Master) -> bool:
+        if master.table.seats[seat].keeper != SeatKeeper.STAND_IN:
+            return False
+        master.player_back(seat)
+        master.project()
+        return True
 
-    return rt.in_game(game_id, change)
+    return step(rt, game_id, work)
 
 
 def set_auto_play(rt: Runtime, game_id: str, seat: int, on: bool) -> None:
     """Turn auto-play of the seat's forced moves on or off; a forced move owed now is played at once."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        record = table.seats[seat]
+    def work(master: Master) -> None:
+        record = master.table.seats[seat]
         record.auto_play = on
-        session.add(record)
-        if not table.active:
-            return None, []
-        return None, finish_moves(rt, session, table, table, rt.clock.now())[1]
+        master.session.add(record)
+        if master.table.active:
+            master.follow()
 
-    rt.in_game(game_id, change)
+    step(rt, game_id, work)

@@ -22,13 +22,12 @@ from sqlalchemy import ColumnElement
 from sqlmodel import Session, and_, col, or_, select
 
 from service.eventlog.models import EventOrigin, OutboxMail, TimeoutPolicy, TurnClock
-from service.eventlog.store import Table, append_move
+from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
 from service.play.automatic import automatic_move
 from service.play.decisions_told import extend_deadline, forfeit
-from service.play.settle import finish_moves
-from service.play.table_decisions import stand_in
+from service.play.master import Master, step, step_if_free
 from service.play.time_control import MOVE_DAYS
 from service.runtime import Runtime
 
@@ -89,13 +88,12 @@ def play_bot_moves(rt: Runtime, game_id: str) -> int:
     """Play the automatic moves a game waits on now (a search bot's, left by a web request), with
     what follows them, in one unit of work; the moves made (0 if another writer holds the game: it
     plays them, or the beat does)."""
-    now = rt.clock.now()
 
-    def change(session: Session, table: Table) -> tuple[int, list[OutboxMail]]:
-        after, mails = finish_moves(rt, session, table, table, now)
-        return after.version - table.version, mails
+    def work(master: Master) -> int:
+        before = master.table.version
+        return master.follow().version - before
 
-    done = rt.in_game_if_free(game_id, change)
+    done = step_if_free(rt, game_id, work)
     return done[0] if done else 0
 
 
@@ -103,28 +101,26 @@ def _run_game(rt: Runtime, game_id: str, now: datetime, run: ClockRun) -> None:
     """One game's due clocks, in one unit of work (skipped if another writer holds the game: the
     next run looks again)."""
 
-    def change(session: Session, table: Table) -> tuple[None, list[OutboxMail]]:
-        mails: list[OutboxMail] = []
+    def work(master: Master) -> None:
+        session = master.session
         for clock in due_clocks(session, now, game_id):
-            if clock.settled_at is not None or not table.active:
+            if clock.settled_at is not None or not master.table.active:
                 continue  # an earlier action of this run settled it, or ended the game
             if clock.automatic:
-                table, more = finish_moves(rt, session, table, table, now)
+                master.follow()
                 run.automatic += 1
             elif clock.due_at is not None and clock.due_at <= now:
                 clock.timed_out_at = now
                 session.add(clock)
-                table, more = _time_out(rt, session, table, clock.seat, now)
+                _time_out(master, clock.seat)
                 run.timeouts += 1
             else:
                 clock.reminded_at = now
                 session.add(clock)
-                more = drafted(_reminder(rt, table, clock))
+                master.tell(drafted(_reminder(rt, master.table, clock)))
                 run.reminders += 1
-            mails += more
-        return None, mails
 
-    rt.in_game_if_free(game_id, change)
+    step_if_free(rt, game_id, work)
 
 
 def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
@@ -135,23 +131,24 @@ def _reminder(rt: Runtime, table: Table, clock: TurnClock) -> OutboxMail | None:
     return draft_mail(rt, table, MailKind.REMINDER, clock.seat, context, clock.due_at)
 
 
-def _time_out(
-    rt: Runtime, session: Session, table: Table, seat: int, now: datetime
-) -> tuple[Table, list[OutboxMail]]:
+def _time_out(master: Master, seat: int) -> None:
     """The game's timeout policy for a seat out of time; for a seat whose address is unreachable,
     the host is asked first whatever the policy: the player never heard that the move was theirs, so
     a forfeit or the seat-keeper would punish a mail server's fault."""
+    rt, table = master.rt, master.table
     policy = TimeoutPolicy.HOST if table.seats[seat].unreachable_at else table.record.timeout
     if policy == TimeoutPolicy.FORFEIT:
-        return forfeit(rt, session, table, seat, EventOrigin.GAME)
-    if policy == TimeoutPolicy.HOST:
+        forfeit(master, seat, EventOrigin.GAME)
+    elif policy == TimeoutPolicy.HOST:
         asked = {"link": host_url(rt, table), "name": table.names[seat]}
-        return table, drafted(draft_mail(rt, table, MailKind.HOST_ASKED, None, asked))
-    after, mails = finish_moves(rt, session, table, stand_in(session, table, seat, now), now)
-    context: dict[str, Any] = {
-        "link": player_url(rt, after, seat),
-    }
-    return after, [*mails, *drafted(draft_mail(rt, after, MailKind.SEAT_KEEPER, seat, context))]
+        master.tell(drafted(draft_mail(rt, table, MailKind.HOST_ASKED, None, asked)))
+    else:
+        master.stand_in(seat)
+        after = master.follow(table)
+        context: dict[str, Any] = {
+            "link": player_url(rt, after, seat),
+        }
+        master.tell(drafted(draft_mail(rt, after, MailKind.SEAT_KEEPER, seat, context)))
 
 
 def timed_out_clocks(session: Session, game_id: str) -> list[TurnClock]:
@@ -168,21 +165,23 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
     """Carry out the host's decision for a player out of time; False if that clock no longer waits
     for one (the player moved meanwhile, or the game ended)."""
 
-    def change(session: Session, table: Table) -> tuple[bool, list[OutboxMail]]:
-        clock = session.get(TurnClock, clock_id)
+    def work(master: Master) -> bool:
+        clock = master.session.get(TurnClock, clock_id)
         if clock is None or clock.game_id != game_id or clock.timed_out_at is None or clock.settled_at:
-            return False, []
-        now = rt.clock.now()
+            return False
         if decision == HostDecision.FORFEIT:
-            return True, forfeit(rt, session, table, clock.seat, EventOrigin.HOST)[1]
-        if decision == HostDecision.KEEPER:
-            move = automatic_move(table, clock.seat, EventOrigin.BOT)
-            after = append_move(session, table, move.seat, move.action, move.events, move.origin, now)
-            return True, finish_moves(rt, session, table, after, now)[1]
-        return True, extend_deadline(rt, session, table, clock.seat, days)[1]
+            forfeit(master, clock.seat, EventOrigin.HOST)
+        elif decision == HostDecision.KEEPER:
+            before = master.table
+            move = automatic_move(before, clock.seat, EventOrigin.BOT)
+            master.append(move.seat, move.action, move.events, move.origin)
+            master.follow(before)
+        else:
+            extend_deadline(master, clock.seat, days)
+        return True
 
     if decision not in tuple(HostDecision):
         raise ValueError(f"unknown decision {decision!r}")
     if decision == HostDecision.MORE_TIME and days not in MOVE_DAYS:
         raise ValueError(f"more time is {', '.join(map(str, MOVE_DAYS))} days")
-    return rt.in_game(game_id, change)
+    return step(rt, game_id, work)
