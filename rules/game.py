@@ -72,6 +72,18 @@ S = TypeVar("S")  # a game's state type
 
 
 @dataclass(frozen=True)
+class Owed:
+    """A move the game waits on, with what a move made without a person needs: the seat's legal
+    actions, the situation a play chosen ahead would answer (None: none may) and, for a seat a bot
+    plays, the seat's view (what the bot may see)."""
+
+    seat: int
+    legal: list[Action]
+    situation: str | None
+    view: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class Parts(Generic[S]):
     """Where a game's package keeps the contract's parts beside its play: the fold of GameStarted
     and of each other event type (state.py), the views and the dealing again (view.py), the replay's
@@ -176,6 +188,23 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def _act(self, state: S, seat: int, action: Action) -> list[Event]:
         """The events of a well-formed action (it has one of `action_shapes`) in a game being played."""
+
+    def waiting_on(self, state: S, views_for: Iterable[int] = ()) -> tuple[Owed, ...]:
+        """Every move the game waits on at `state`, in seat order, with the seat's view for the seats
+        in `views_for` (those a bot plays): all a step asks of the rules before making a move. None
+        once the game has a result."""
+        if self.result(state) is not None:
+            return ()
+        bots = set(views_for)
+        return tuple(
+            Owed(
+                seat,
+                self.legal_actions(state, seat),
+                self.ahead.owed(state, seat),
+                self.view(state, seat) if seat in bots else None,
+            )
+            for seat in sorted(self.to_act(state))
+        )
 
     def check_action(self, action: object) -> Action:
         """The action, once it has one of the game's shapes; IllegalAction naming what is wrong."""

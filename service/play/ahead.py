@@ -19,6 +19,7 @@ from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
 from rules.ahead import THEN
+from rules.game import Owed
 from rules.messages import N_, Message, is_message
 from rules.shapes import Action
 from service.eventlog.models import AheadPlay, AheadStatus, OutboxMail
@@ -222,33 +223,29 @@ def answers_now(table: Table, row: AheadPlay | Queued) -> bool:
     )
 
 
-def answering_seats(table: Table, queue: Sequence[Queued]) -> set[int]:
-    """The seats the game waits on whose player chose ahead a play that answers now."""
-    if table.result is not None:
-        return set()
-    waiting = table.rules.to_act(table.state)
+def answering_seats(table: Table, queue: Sequence[Queued], owed: Sequence[Owed]) -> set[int]:
+    """The seats the game waits on (`owed`, as the rules said it) whose player chose ahead a play
+    that answers now."""
+    waiting = {move.seat for move in owed}
     return {row.seat for row in queue if row.seat in waiting and answers_now(table, row)}
 
 
 def chosen_play(
-    table: Table, queue: Sequence[Queued]
+    table: Table, queue: Sequence[Queued], owed: Sequence[Owed]
 ) -> tuple[tuple[int, Action, int] | None, list[Settled]]:
-    """The first play chosen ahead that answers a play a seat owes now (in seat order), to be made as
-    the player's own move: its seat, action and row (None when none is made), and the chosen plays
-    used up meanwhile, dropped (those that answer but do not fit with the rules' reason; those of
-    another player of the seat, or of a play already made, without a word)."""
+    """The first play chosen ahead that answers a play a seat owes now (`owed`, in seat order), to
+    be made as the player's own move: its seat, action and row (None when none is made), and the
+    chosen plays used up meanwhile, dropped (those that answer but do not fit with the rules'
+    reason; those of another player of the seat, or of a play already made, without a word)."""
     settled: list[Settled] = []
-    if table.result is not None or not queue:
-        return None, settled
-    for seat in sorted(table.rules.to_act(table.state)):
-        situation = table.rules.ahead.owed(table.state, seat)
-        rows = [row for row in queue if row.seat == seat]
-        if situation is None or not rows:
+    for move in owed:
+        rows = [row for row in queue if row.seat == move.seat]
+        if move.situation is None or not rows:
             continue
-        made, dropped = _answer(table, seat, situation, rows)
+        made, dropped = _answer(table, move.seat, move.situation, rows)
         settled += dropped
         if made is not None:
-            return (seat, *made), settled
+            return (move.seat, *made), settled
     return None, settled
 
 

@@ -17,19 +17,18 @@ of the moves before it are written as the game stood then.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from bots import decide, search_seed
-from rules.game import Event
+from rules.game import Event, Owed
 from rules.shapes import Action
 from rules.table import KEEPER, keep_decision
-from service.eventlog.models import EventOrigin, SeatKeeper
+from service.eventlog.models import EventOrigin, SeatKeeper, SeatRecord
 from service.eventlog.store import Table
 from service.play.ahead import Queued, Settled, answering_seats, chosen_play, replaced
-from service.play.who_plays import automatic_origin, bot_level
 from service.runtime import searching_now
 
 # Moves played in one transaction; the rest (only when every seat plays automatically) is left to
@@ -63,7 +62,8 @@ class Step:
 
 @dataclass
 class _Run:
-    """The table as the moves so far leave it, the queue still waiting and the seats taken back."""
+    """The table as the moves so far leave it, the queue still waiting and the seats taken back;
+    what the game waits on at the table's version, asked of the rules once (`owed`)."""
 
     table: Table
     queue: list[Queued]
@@ -72,6 +72,7 @@ class _Run:
     back: set[int] = field(default_factory=set)
     moves: list[Move] = field(default_factory=list)
     settled: list[Settled] = field(default_factory=list)
+    _owed: tuple[int, tuple[Owed, ...]] | None = None
 
     def add(self, move: Move) -> None:
         self.table = self.table.extended(move.events, move.seat, move.action, move.origin, self.now)
@@ -87,6 +88,20 @@ class _Run:
         self.moves, self.settled = [], []
         return step
 
+    def keeper(self, seat: int) -> str:
+        """Who plays the seat now (its player again if taken back during this run)."""
+        return SeatKeeper.PLAYER if seat in self.back else self.table.seats[seat].keeper
+
+    def owed(self) -> tuple[Owed, ...]:
+        """What the game waits on now, with the views of the seats a bot plays: one question to the
+        rules per state of the table."""
+        if self._owed is None or self._owed[0] != self.table.version:
+            bots = [
+                record.seat for record in self.table.seats if self.keeper(record.seat) != SeatKeeper.PLAYER
+            ]
+            self._owed = (self.table.version, self.table.rules.waiting_on(self.table.state, bots))
+        return self._owed[1]
+
 
 def follow(table: Table, queue: Sequence[Queued], now: datetime, searching: bool) -> list[Step]:
     """Every move nobody makes by hand now, in steps: the seat-keeper's, auto-play's and the plays
@@ -95,14 +110,16 @@ def follow(table: Table, queue: Sequence[Queued], now: datetime, searching: bool
     for the worker at a search bot's seat)."""
     run = _Run(table, list(queue), now, searching)
     steps = []
+    if not table.active:
+        return [run.step()]
     for _ in range(MAX_AUTOMATIC_MOVES):
         _kept_and_forced(run)
-        chosen, dropped = chosen_play(run.table, run.queue)
+        chosen, dropped = chosen_play(run.table, run.queue, run.owed()) if run.queue else (None, [])
         run.settle(dropped)
         if chosen is not None:
             steps.append(run.step(chosen_next=chosen[0]))
             _make_chosen(run, *chosen)
-        elif next_automatic(run.table, (), run.searching, run.back) is None:
+        elif _next(run.table, run.owed(), run.searching, run.keeper) is None:
             break
     return [*steps, run.step()]
 
@@ -111,13 +128,14 @@ def _kept_and_forced(run: _Run) -> None:
     """The seat-keeper's and auto-play's moves while the game waits on one, leaving to the plays
     chosen ahead the seats kept by their seat-keeper whose player chose one that answers now."""
     for _ in range(MAX_AUTOMATIC_MOVES):
-        turn = next_automatic(run.table, _chosen_before_keeper(run), run.searching, run.back)
+        owed = run.owed()
+        turn = _next(run.table, owed, run.searching, run.keeper, _chosen_before_keeper(run, owed))
         if turn is None:
             return
-        seat, origin = turn
-        run.add(automatic_move(run.table, seat, origin))
-        if origin == EventOrigin.AUTO:
-            run.settle(replaced(run.table, run.queue, seat))
+        move, origin = turn
+        run.add(_made(run.table, move, origin))
+        if origin == EventOrigin.AUTO and run.queue:
+            run.settle(replaced(run.table, run.queue, move.seat))
 
 
 def _make_chosen(run: _Run, seat: int, action: Action, row: int) -> None:
@@ -132,56 +150,96 @@ def _make_chosen(run: _Run, seat: int, action: Action, row: int) -> None:
     run.add(Move(seat, action, events, EventOrigin.PLAYER))
 
 
-def _origin(run: _Run, seat: int) -> str | None:
-    return automatic_origin(run.table, seat, SeatKeeper.PLAYER if seat in run.back else None)
-
-
-def _chosen_before_keeper(run: _Run) -> set[int]:
+def _chosen_before_keeper(run: _Run, owed: Sequence[Owed]) -> set[int]:
     """The seats kept by their seat-keeper whose player chose ahead a play that answers now: that
     play is made, not the seat-keeper's."""
-    answering = answering_seats(run.table, run.queue)
-    return {seat for seat in answering if _origin(run, seat) == EventOrigin.BOT}
+    if not run.queue:
+        return set()
+    answering = answering_seats(run.table, run.queue, owed)
+    return {seat for seat in answering if run.keeper(seat) != SeatKeeper.PLAYER}
 
 
-def next_automatic(
-    table: Table, skip: Collection[int] = (), searching: bool | None = None, back: Collection[int] = ()
-) -> tuple[int, str] | None:
-    """The first seat (in seat order, but those in `skip`) the game waits on that moves
-    automatically, and how. `searching`: whether search bots may move here (this context's unless
-    given: else the game waits for the worker at a search bot's seat); `back`: seats their players
-    took back since the rows were read."""
-    if searching is None:
-        searching = searching_now()
-    if table.result is not None:
-        return None
-    for seat in sorted(table.rules.to_act(table.state)):
-        if seat in skip:
+def _next(
+    table: Table,
+    owed: Sequence[Owed],
+    searching: bool,
+    keeper: Callable[[int], str],
+    skip: Collection[int] = (),
+) -> tuple[Owed, str] | None:
+    """The first move the game waits on (in seat order, but the seats in `skip`) that is made
+    automatically, and how; None also at a search bot's seat where search bots may not move (the
+    worker plays it, and what follows it). `keeper`: who plays a seat now."""
+    for move in owed:
+        if move.seat in skip:
             continue
-        origin = automatic_origin(table, seat, SeatKeeper.PLAYER if seat in back else None)
-        if origin == EventOrigin.BOT and not searching and bot_level(table, seat) != KEEPER:
-            return None  # the worker plays it, and what follows it
+        origin = origin_of(table.seats[move.seat], move.legal, keeper(move.seat))
+        if origin == EventOrigin.BOT and not searching and bot_level(table, move.seat) != KEEPER:
+            return None
         if origin is not None:
-            return seat, origin
+            return move, origin
     return None
 
 
-def automatic_move(table: Table, seat: int, origin: str) -> Move:
-    """The seat's automatic move: the bot's choice, or the only legal move."""
+def origin_of(record: SeatRecord, legal: Sequence[Action], keeper: str | None = None) -> str | None:
+    """How an owed move of the seat is made without its player: by a bot (a bot's seat, or the
+    seat-keeper standing in for a player who ran out of time), or played for the player as their
+    only legal move (auto-play); None: the player makes it. `keeper`: who plays the seat, when its
+    row does not say it yet."""
+    if (keeper or record.keeper) != SeatKeeper.PLAYER:
+        return EventOrigin.BOT
+    if record.auto_play and len(legal) == 1:
+        return EventOrigin.AUTO
+    return None
+
+
+def automatic_origin(table: Table, seat: int) -> str | None:
+    """How the seat's owed move is made without its player, from its row and the rules (None: the
+    seat owes none, or its player makes it)."""
+    if not table.active or seat not in table.rules.to_act(table.state):
+        return None
+    return origin_of(table.seats[seat], table.rules.legal_actions(table.state, seat))
+
+
+def bot_level(table: Table, seat: int) -> str:
+    """The level of the bot playing a seat the seat-keeper has (the seat-keeper itself if none)."""
+    return table.seats[seat].bot_level or KEEPER
+
+
+def next_automatic(table: Table, searching: bool | None = None) -> tuple[int, str] | None:
+    """The first seat the game waits on that moves automatically, and how (None also at a search
+    bot's seat where search bots may not move: this context's, unless `searching` is given)."""
+    if not table.active:
+        return None
+    searching = searching_now() if searching is None else searching
+    owed = table.rules.waiting_on(table.state)
+    turn = _next(table, owed, searching, lambda seat: table.seats[seat].keeper)
+    return None if turn is None else (turn[0].seat, turn[1])
+
+
+def bot_move(table: Table, seat: int) -> Move:
+    """The move of the bot playing the seat now (the host's decision for a player out of time)."""
+    (move,) = (owed for owed in table.rules.waiting_on(table.state, [seat]) if owed.seat == seat)
+    return _made(table, move, EventOrigin.BOT)
+
+
+def _made(table: Table, move: Owed, origin: str) -> Move:
+    """An owed move made automatically: the bot's choice, or the only legal move."""
     if origin == EventOrigin.BOT:
-        action = keeper_action(table, seat)
+        assert move.view is not None, "the rules gave the view of a seat a bot plays"
+        action = keeper_action(table, move.seat, move.view, move.legal)
     else:
-        (action,) = table.rules.legal_actions(table.state, seat)
-    return Move(seat, action, table.rules.act(table.state, seat, action), origin)
+        (action,) = move.legal
+    return Move(move.seat, action, table.rules.act(table.state, move.seat, action), origin)
 
 
-def keeper_action(table: Table, seat: int) -> dict[str, Any]:
+def keeper_action(table: Table, seat: int, view: dict[str, Any], legal: list[Action]) -> dict[str, Any]:
     """The move of the bot playing a seat (the seat-keeper, or a search bot of the seat's level),
-    chosen from what that seat may see and nothing more. A search's randomness comes from the game's
-    seed and the step, hashed: a re-run makes the same move. A search that fails or runs long gives
-    the seat-keeper's move, and the log says why."""
-    rules, level = table.rules, bot_level(table, seat)
-    view, legal = rules.view(table.state, seat), rules.legal_actions(table.state, seat)
-    decision = decide(rules, view, legal, seat, level, search_seed(table.state.seed, table.version, seat))
+    chosen from what that seat may see (`view`) and nothing more. A search's randomness comes from
+    the game's seed and the step, hashed: a re-run makes the same move. A search that fails or runs
+    long gives the seat-keeper's move, and the log says why."""
+    level = bot_level(table, seat)
+    seed = search_seed(table.state.seed, table.version, seat)
+    decision = decide(table.rules, view, legal, seat, level, seed)
     if decision.fallback:
         reason = decision.fallback
         log.warning(

@@ -20,10 +20,10 @@ from sqlmodel import Session, col, or_, select
 from rules.table import KEEPER, SEAT_KEPT, SEAT_REPLACED
 from service.eventlog.models import SeatKeeper, SeatRecord, TurnClock
 from service.eventlog.store import Table
+from service.play.automatic import automatic_origin
 from service.play.clocks import away_by_seat
 from service.play.deadlines import deadline, owed_moves
 from service.play.time_control import TimeControl
-from service.play.who_plays import automatic_origin
 
 # Who plays a seat: SeatKeeper's kind, and the bot's level (None: the seat-keeper itself).
 Control = tuple[str, str | None]

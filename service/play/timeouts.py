@@ -25,7 +25,7 @@ from service.eventlog.models import EventOrigin, OutboxMail, TimeoutPolicy, Turn
 from service.eventlog.store import Table
 from service.mail.drafting import draft_mail, drafted, host_url, player_url
 from service.mail.kinds import MailKind
-from service.play.automatic import automatic_move
+from service.play.automatic import bot_move
 from service.play.decisions_told import extend_deadline, forfeit
 from service.play.master import Master, step, step_if_free
 from service.play.time_control import MOVE_DAYS
@@ -173,7 +173,7 @@ def decide_timeout(rt: Runtime, game_id: str, clock_id: int, decision: HostDecis
             forfeit(master, clock.seat, EventOrigin.HOST)
         elif decision == HostDecision.KEEPER:
             before = master.table
-            move = automatic_move(before, clock.seat, EventOrigin.BOT)
+            move = bot_move(before, clock.seat)
             master.append(move.seat, move.action, move.events, move.origin)
             master.follow(before)
         else:
