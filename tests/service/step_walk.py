@@ -126,8 +126,8 @@ def one_move(app: Flask, target: str = STEP) -> tuple[Walk, int]:
         outcome = submit_move(rt, game_id, seat, table.version, action)
     assert outcome.status == "accepted", outcome
     after = rt.read_table(game_id)
-    made = after.actions[table.version :], after.origins[table.version :]
-    return walk, sum(1 for action, origin in zip(*made, strict=True) if action is not None and origin == "bot")
+    made = zip(after.actions[table.version :], after.origins[table.version :], strict=True)
+    return walk, sum(1 for action, origin in made if action is not None and origin == "bot")
 
 
 def main(argv: list[str], embedded: Callable[[Path, str | None], Any]) -> None:
