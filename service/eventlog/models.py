@@ -138,6 +138,18 @@ class EventRecord(SQLModel, table=True):
     origin: str = Field(default=EventOrigin.PLAYER, max_length=16)
 
 
+class SnapshotRecord(SQLModel, table=True):
+    """A game's fold stored at one version (service/eventlog/snapshots.py): a disposable cache of its
+    log, one row per game, replaced as the log grows; never the truth."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
+    version: int  # the seq of the last event folded into it
+    format: int  # snapshots.FORMAT when it was written: another one is ignored
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # the state and who owes
+
+
 class CommandStatus(StrEnum):
     PENDING = "pending"
     ACCEPTED = "accepted"
