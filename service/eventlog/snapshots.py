@@ -25,6 +25,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from service.eventlog.models import SnapshotRecord
+from service.eventlog.owing import Owes, Owing
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,11 @@ class StaleSnapshot(ValueError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game's fold at `version`: the state and who owes a move since when (the store's `Owing`,
-    as plain values: seat -> (since_seq, granted_seq, granted_days))."""
+    """A game's fold at `version`: the state and who owes a move since when."""
 
     version: int
     state: Any
-    owing: dict[int, tuple[int, int | None, int]]
+    owing: Owing
 
 
 def encode(value: Any) -> Any:
@@ -111,6 +111,28 @@ def _instance(name: str, fields: Mapping[str, Any]) -> Any:
     return instance
 
 
+def snapshot_data(snapshot: Snapshot) -> dict[str, Any]:
+    """A snapshot's state and owed moves as the JSON its row keeps."""
+    owing = [
+        [seat, owes.since_seq, owes.granted_seq, owes.granted_days] for seat, owes in snapshot.owing.items()
+    ]
+    return {"state": encode(snapshot.state), "owing": owing}
+
+
+def snapshot_of(version: int, written_in: int, data: Any) -> Snapshot:
+    """The snapshot a row keeps; StaleSnapshot if it was written in another format or does not
+    decode into today's states."""
+    if written_in != FORMAT:
+        raise StaleSnapshot(f"format {written_in}, not {FORMAT}")
+    try:
+        owing = {
+            int(seat): Owes(int(since), granted, int(days)) for seat, since, granted, days in data["owing"]
+        }
+        return Snapshot(version, decode(data["state"]), owing)
+    except (KeyError, TypeError, ValueError) as error:
+        raise StaleSnapshot(f"damaged: {error!r}") from error
+
+
 def read_snapshot(session: Session, game_id: str) -> Snapshot | None:
     """The game's stored snapshot, if there is one that decodes (a stale or damaged one is logged
     and ignored: the caller folds the log)."""
@@ -118,19 +140,15 @@ def read_snapshot(session: Session, game_id: str) -> Snapshot | None:
     if row is None:
         return None
     try:
-        if row.format != FORMAT:
-            raise StaleSnapshot(f"format {row.format}, not {FORMAT}")
-        owing = {int(seat): (since, granted, days) for seat, since, granted, days in row.data["owing"]}
-        return Snapshot(row.version, decode(row.data["state"]), owing)
-    except (StaleSnapshot, KeyError, TypeError, ValueError) as error:
+        return snapshot_of(row.version, row.format, row.data)
+    except StaleSnapshot as error:
         log.info("snapshot of game %s at version %s ignored: %s", game_id, row.version, error)
         return None
 
 
 def write_snapshot(session: Session, game_id: str, snapshot: Snapshot) -> None:
     """Store the game's snapshot in `session`'s transaction, in place of the one before."""
-    owing = [[seat, *owes] for seat, owes in sorted(snapshot.owing.items())]
-    data = {"state": encode(snapshot.state), "owing": owing}
+    data = snapshot_data(snapshot)
     row = session.get(SnapshotRecord, game_id)
     if row is None:
         row = SnapshotRecord(game_id=game_id, version=snapshot.version, format=FORMAT, data=data)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -22,22 +22,8 @@ from sqlmodel import Session, col, func, select, update
 from rules import Game, get_game
 from rules.table import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
+from service.eventlog.owing import Owes, Owing
 from service.eventlog.snapshots import SNAPSHOT_EVERY, Snapshot, read_snapshot, write_snapshot
-
-
-@dataclass(frozen=True)
-class Owes:
-    """A seat owes a move since the event numbered `since_seq`, without a break (its turn clock runs
-    from there), with the host's latest more time for that move: `granted_days` from the event
-    numbered `granted_seq`."""
-
-    since_seq: int
-    granted_seq: int | None = None
-    granted_days: int = 0
-
-
-# Who owes a move: each seat the game waits on.
-Owing = Mapping[int, Owes]
 
 
 def fold_on(
@@ -368,8 +354,7 @@ def load_table(
 
 def _from_snapshot(snapshot: Snapshot) -> _Folded:
     """The fold a snapshot holds (its log not read)."""
-    owing = {seat: Owes(since, granted, days) for seat, (since, granted, days) in snapshot.owing.items()}
-    return _Folded(snapshot.version, snapshot.state, owing, (snapshot.state,), None)
+    return _Folded(snapshot.version, snapshot.state, snapshot.owing, (snapshot.state,), None)
 
 
 def _kept(
@@ -470,10 +455,7 @@ def snapshot_due(before: Table, after: Table) -> bool:
 
 def keep_snapshot(session: Session, table: Table) -> Table:
     """Store the table's fold as the game's snapshot, in `session`'s transaction."""
-    owing = {
-        seat: (owes.since_seq, owes.granted_seq, owes.granted_days) for seat, owes in table.owing.items()
-    }
-    write_snapshot(session, table.game_id, Snapshot(table.version, table.state, owing))
+    write_snapshot(session, table.game_id, Snapshot(table.version, table.state, table.owing))
     return replace(table, snapshot_version=table.version)
 
 
