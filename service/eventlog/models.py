@@ -86,6 +86,16 @@ class SeatRecord(SQLModel, table=True):
     player's own settings."""
 
     __tablename__ = "seats"
+    # The seats in digest mode (the digest's query every minute): without it, PostgreSQL read every
+    # seat of every game to find the few.
+    __table_args__ = (
+        Index(
+            "ix_seats_digest",
+            "game_id",
+            postgresql_where=text("notify = 'digest'"),
+            sqlite_where=text("notify = 'digest'"),
+        ),
+    )
 
     game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
