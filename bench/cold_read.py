@@ -3,11 +3,11 @@ empty, so what the read costs is the database's rows and the fold, whatever the 
 
 Games of Double Side Play are written to a fresh PostgreSQL database by random legal moves, padded
 with the host's "more time" decisions (each an event of the log that changes nothing of the play)
-until each is as long as asked: by default 10 events, 2,000 (a snapshot's version) and 2,049 (the
+until each is as long as asked: by default 10 events, 2,000 (a snapshot's version) and 2,024 (the
 most events a read folds past a snapshot). Reads of the games alternate, so that a machine loaded
 by other work weighs on all alike; the ratio of each median to the first game's is what counts.
 
-    .venv/bin/python bench/cold_read.py [--lengths 10 2000 2049] [--reads 60]
+    .venv/bin/python bench/cold_read.py [--lengths 10 2000 2024] [--reads 60]
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def cold_read(rt: Runtime, game_id: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lengths", type=int, nargs="+", default=[10, 2000, 2049])
+    parser.add_argument("--lengths", type=int, nargs="+", default=[10, 2000, 2024])
     parser.add_argument("--reads", type=int, default=60)
     args = parser.parse_args()
     settings = {

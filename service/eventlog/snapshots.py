@@ -30,7 +30,7 @@ from service.eventlog.owing import Owes, Owing
 log = logging.getLogger(__name__)
 
 # A snapshot every so many events: a cold read folds at most this many (and one move's more).
-SNAPSHOT_EVERY = 50
+SNAPSHOT_EVERY = 25
 # Bumped when a fold's meaning changes without a change of its classes' fields: older rows are then
 # ignored (a change of fields is found by the decoding itself).
 FORMAT = 1
