@@ -106,15 +106,13 @@ class LazyLog:
     """A table's log, read at its first use and kept (a page that needs only the state never reads
     it)."""
 
-    def __init__(self, read: Callable[[], EventLog]) -> None:
-        self._read: Callable[[], EventLog] | None = read
-        self._log: EventLog | None = None
+    def __init__(self, read: Callable[[], EventLog] | None = None, log: EventLog | None = None) -> None:
+        self._read = read
+        self._log = log
 
     @classmethod
     def known(cls, log: EventLog) -> LazyLog:
-        lazy = cls(EventLog)
-        lazy._read, lazy._log = None, log
-        return lazy
+        return cls(log=log)
 
     @property
     def loaded(self) -> EventLog | None:
