@@ -345,7 +345,7 @@ def load_table(
     if log is not None:
         lazy = LazyLog.known(log)
     else:
-        reader = read_log or (lambda upto: read_events(session, game_id, upto))
+        reader = read_log or _reader(session, game_id)
         lazy = LazyLog(_kept(lambda: reader(version), cache, game_id, folded))
     return Table(record, tuple(seats), version, state, owing, recent, lazy, snapshot_version)
 
@@ -367,6 +367,20 @@ def _kept(
         return log
 
     return reading
+
+
+def _reader(session: Session, game_id: str) -> Callable[[int], EventLog]:
+    """How a table loaded in `session` reads its log later: in the session's transaction while it
+    has one (a writer's unit of work), else in a session of its own, closed at once: reusing a
+    closed session would begin a transaction that nobody ends, holding its connection and locks."""
+
+    def read(upto: int) -> EventLog:
+        if session.in_transaction():
+            return read_events(session, game_id, upto)
+        with Session(session.get_bind()) as own:
+            return read_events(own, game_id, upto)
+
+    return read
 
 
 def read_events(session: Session, game_id: str, upto: int) -> EventLog:

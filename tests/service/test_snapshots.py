@@ -161,3 +161,13 @@ def test_a_stale_or_damaged_snapshot_is_ignored_and_written_again(app: Flask, da
     assert row is not None and row.format == FORMAT and row.version == full.version + 1
     with Session(engine) as session:
         assert load_table(session, game_id).snapshot_version == row.version
+
+
+def test_a_log_read_after_its_session_closed_leaves_no_transaction_open(pg_app: Flask) -> None:
+    game_id = long_game(pg_app, SNAPSHOT_EVERY + 3)
+    engine = pg_app.extensions["pbem"].engine
+    with Session(engine) as session:
+        table = load_table(session, game_id)
+    assert table.log.loaded is None
+    assert len(table.events) == table.version  # read now, the session long closed
+    assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
