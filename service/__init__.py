@@ -40,6 +40,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         channels,
         clubs,
         health,
+        home_screen,
         host,
         language,
         my_games,
@@ -108,6 +109,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(calendar.blueprint)
     app.register_blueprint(channels.blueprint)
     app.register_blueprint(channels.api)
+    app.register_blueprint(home_screen.blueprint)
     app.register_blueprint(clubs.api)
     register_error_pages(app)
     init_security(app, settings)

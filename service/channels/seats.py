@@ -12,7 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from rules.messages import N_
-from service.channels.kinds import ChannelRefused
+from service.channels.kinds import ChannelKind, ChannelRefused
 from service.channels.notices import notice_row, owner_version, test_payload
 from service.channels.registry import kind_for
 from service.channels.sealing import erased, seal, unseal
@@ -72,11 +72,14 @@ def view_of(rt: Runtime, channel: Channel) -> ChannelView:
     return ChannelView(channel.id, channel.kind, channel.label, channel.paused_at is not None, key)
 
 
-def add_channel(rt: Runtime, game_id: str, seat: int | None, address: str) -> ChannelView:
-    """Add a channel to the seat (the table's with seat None) from the address its owner entered;
-    ChannelRefused (nothing stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT
-    (one for the table)."""
-    kind = kind_for(address)
+def add_channel(
+    rt: Runtime, game_id: str, seat: int | None, address: str, kind: ChannelKind | None = None
+) -> ChannelView:
+    """Add a channel to the seat (the table's with seat None) from the address its owner entered
+    (of the kind it reads as, unless `kind` is given: a browser's push subscription); ChannelRefused
+    (nothing stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT (one for the
+    table)."""
+    kind = kind or kind_for(address)
     secret, label = kind.checked(rt.settings, address)
 
     def change(session: Session, table: Table) -> tuple[ChannelView, list[OutboxMail]]:

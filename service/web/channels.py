@@ -11,11 +11,20 @@ from spectree import Response as Answers
 from werkzeug.wrappers import Response
 
 from service.channels.kinds import ChannelRefused
+from service.channels.registry import KINDS
 from service.channels.seats import add_channel, remove_channel, seat_channels, test_channel
 from service.i18n import say
 from service.runtime import runtime
 from service.web.access import host_access, player_access
-from service.web.openapi import LINK_ERRORS, ChannelAnswer, ChannelRequest, ChannelsAnswer, errors, spec
+from service.web.openapi import (
+    LINK_ERRORS,
+    ChannelAnswer,
+    ChannelRequest,
+    ChannelsAnswer,
+    PushRequest,
+    errors,
+    spec,
+)
 from service.web.play import render_seat_page
 
 blueprint = Blueprint("channels", __name__)
@@ -31,6 +40,20 @@ def seat_add(token: str) -> ResponseReturnValue:
     except ChannelRefused as refusal:
         return render_seat_page(access, status=422, channel_error=say(refusal.message))
     flash(_("%(channel)s was added: send it a test ping to see it work.", channel=view.label))
+    return redirect(url_for("play.page", token=token) + "#channels", 303)
+
+
+@blueprint.post("/play/<token>/channels/push")
+def seat_push(token: str) -> ResponseReturnValue:
+    """This browser's push subscription, posted by the page's "notify me on this device"."""
+    rt = runtime()
+    access = player_access(rt, token)
+    subscription = request.form.get("subscription", "")
+    try:
+        add_channel(rt, access.table.game_id, access.seat, subscription, KINDS["push"])
+    except ChannelRefused as refusal:
+        return render_seat_page(access, status=422, channel_error=say(refusal.message))
+    flash(_("This device will be notified: send it a test ping to see it work."))
     return redirect(url_for("play.page", token=token) + "#channels", 303)
 
 
@@ -104,6 +127,19 @@ def added(token: str, json: ChannelRequest) -> tuple[Response, int]:
     access = player_access(rt, token)
     try:
         view = add_channel(rt, access.table.game_id, access.seat, json.url)
+    except ChannelRefused as refusal:
+        abort(422, say(refusal.message))
+    return jsonify(view.as_json()), 201
+
+
+@api.post("/play/<token>/channels/push")
+@spec.validate(json=PushRequest, resp=Answers(HTTP_201=ChannelAnswer, **errors(400, 422), **LINK_ERRORS))
+def pushed(token: str, json: PushRequest) -> tuple[Response, int]:
+    """Add a browser's push subscription to the seat (see PushRequest)."""
+    rt = runtime()
+    access = player_access(rt, token)
+    try:
+        view = add_channel(rt, access.table.game_id, access.seat, json.model_dump_json(), KINDS["push"])
     except ChannelRefused as refusal:
         abort(422, say(refusal.message))
     return jsonify(view.as_json()), 201

@@ -217,6 +217,24 @@ class ChannelRequest(BaseModel):
     url: StrictStr = Field(max_length=2000)
 
 
+class PushKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    p256dh: StrictStr = Field(max_length=200, description="the browser's P-256 public key, base64url")
+    auth: StrictStr = Field(max_length=100, description="the browser's 16-byte secret, base64url")
+
+
+class PushRequest(BaseModel):
+    """A browser's Web Push subscription, as `PushSubscription.toJSON()` gives it, subscribed with
+    the service's VAPID public key (the seat page's "notify me on this device" does it all). Each
+    notice then arrives encrypted (aes128gcm) as the webhook's JSON, with the seat's own link as `url`.
+    Its endpoint is kept as a secret; a push service answering 404 or 410 ends the channel."""
+
+    model_config = ConfigDict(extra="forbid")
+    endpoint: StrictStr = Field(max_length=2000)
+    expirationTime: float | None = None  # the browser's own name for it
+    keys: PushKeys
+
+
 class ChannelAnswer(BaseModel):
     """One of the seat's channels as its owner sees it: never its address; a webhook's signing key."""
 
