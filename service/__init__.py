@@ -24,6 +24,7 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
+    from service.channels.vapid import check_key
     from service.i18n import (
         LANGUAGES,
         card_words,
@@ -61,6 +62,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
     init_inputs(app)  # before the routes: their integers are SQL integers
     settings = load_settings(app.instance_path, config)
+    check_key(settings)
     app.config.update(
         SECRET_KEY=settings["SECRET_KEY"],
         PBEM=settings,

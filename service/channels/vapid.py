@@ -60,6 +60,11 @@ def signer(settings: dict[str, Any]) -> Vapid02 | None:
     return _loaded(private) if private else None
 
 
+def check_key(settings: dict[str, Any]) -> None:
+    """ValueError at start for a VAPID_PRIVATE_KEY that is no key, rather than on the first seat page."""
+    signer(settings)
+
+
 def public_key(settings: dict[str, Any]) -> str:
     """The public key browsers subscribe with ("" when Web Push is not set up)."""
     key = signer(settings)

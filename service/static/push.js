@@ -38,7 +38,8 @@ if (box && supported && window.isSecureContext) {
     try {
       form.elements.subscription.value = JSON.stringify(await subscription());
     } catch (error) {
-      say(`${box.dataset.failed} (${error.name})`);
+      console.warn("push subscription failed", error); // the reader gets words, the console the reason
+      say(box.dataset.failed);
       return;
     }
     form.submit();

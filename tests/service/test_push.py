@@ -234,3 +234,8 @@ def test_vapid_keys_are_made_once_by_the_command_line() -> None:
     assert private and public
     assert public_key({"VAPID_PRIVATE_KEY": private.group(1)}) == public.group(1)
     assert "VAPID_SUBJECT=" in printed
+
+
+def test_a_vapid_key_that_is_no_key_stops_the_start(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="pbem vapid-keys"):
+        channel_app(tmp_path, None, VAPID_PRIVATE_KEY="not-a-key")
