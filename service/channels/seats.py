@@ -85,6 +85,8 @@ def add_channel(
     def change(session: Session, table: Table) -> tuple[ChannelView, list[OutboxMail]]:
         if seat is None and owned(session, table, None):
             raise ChannelRefused(N_("The table has its channel already: remove it to give another."))
+        if any(end_of(unseal(rt.settings, c.sealed)) == end_of(secret) for c in owned(session, table, seat)):
+            raise ChannelRefused(N_("This seat has this channel already."))
         if len(owned(session, table, seat)) >= MAX_CHANNELS_PER_SEAT:
             raise ChannelRefused(N_("A seat may have at most %(num)s channels."), num=MAX_CHANNELS_PER_SEAT)
         channel = Channel(
@@ -101,6 +103,12 @@ def add_channel(
         return view_of(rt, channel), []
 
     return rt.in_game(game_id, change)
+
+
+def end_of(secret: dict[str, Any]) -> str:
+    """Where a channel's notices go (its URL, a push subscription's endpoint): a seat's two channels
+    to one end would tell it everything twice (a device subscribed again, say)."""
+    return str(secret.get("url") or secret.get("endpoint"))
 
 
 def remove_channel(rt: Runtime, game_id: str, seat: int | None, channel_id: int) -> bool:

@@ -47,7 +47,13 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture
 def app(clean_pg: str, tmp_path: Path) -> Iterator[Flask]:
-    flask_app = channel_app(tmp_path, clean_pg, VAPID_PRIVATE_KEY=new_keys().private, VAPID_SUBJECT=SUBJECT)
+    flask_app = channel_app(
+        tmp_path,
+        clean_pg,
+        VAPID_PRIVATE_KEY=new_keys().private,
+        VAPID_SUBJECT=SUBJECT,
+        CHANNEL_TIMEOUT_SECONDS=5.0,  # no push given up on a loaded machine: timeouts are not tested here
+    )
     with flask_app.app_context():
         yield flask_app
     flask_app.extensions["pbem"].engine.dispose()
@@ -72,6 +78,10 @@ def test_each_seat_is_pushed_once_per_move_owed_encrypted_for_its_browser_and_si
     ann_endpoint, bo_endpoint = receiver.url(SECRET_PUSH), receiver.url("/push/bo")
     channel = subscribe(client, seat_token(rt, game_id, 0), ann.subscription(ann_endpoint))
     assert channel["kind"] == "push" and channel["label"] == "Web Push (127.0.0.1)"
+    again = client.post(
+        f"/api/play/{seat_token(rt, game_id, 0)}/channels/push", json=ann.subscription(ann_endpoint)
+    )
+    assert again.status_code == 422 and "already" in again.get_json()["error"]  # the same device: once
     # Bo's browser subscribes as the page's button does: through the page's form, with its CSRF token.
     bo_page = f"/play/{seat_token(rt, game_id, 1)}"
     posted = post_form(
