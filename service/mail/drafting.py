@@ -36,6 +36,7 @@ from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, say
 from service.links import (
     AddressLink,
+    ClubReader,
     GameLink,
     MailReader,
     PlayerLink,
@@ -131,7 +132,7 @@ def my_games_url(rt: Runtime, email: str) -> str:
     return rt.link(f"/my/{rt.signer.address_token(link)}")
 
 
-def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
+def unsubscribe_url(rt: Runtime, reader: MailReader | ClubReader) -> str:
     """The absolute unsubscribe link of a mail to `reader`."""
     return rt.link(f"/unsubscribe/{rt.signer.unsubscribe_token(reader)}")
 
