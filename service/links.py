@@ -5,8 +5,9 @@ revokes every earlier link of the seat. A host link names a game and the host ke
 spectator (watch) link, which the host may share, names a game and its watch key version. A
 confirm link names a game asked for on the web, whose host confirms their address with it. An
 unsubscribe link names what one mail was sent for: a seat, a game's host, a daily digest (whose
-row knows the address, so that no address shows in a URL), or a club's weekly digest to a member. A "my games" link names an email address
-and when it was signed: asking for the address's games again revokes every earlier one. A reply
+row knows the address, so that no address shows in a URL), or a club's weekly digest to a member.
+A "my games" link names an email address and when it was signed: asking for the address's games
+again revokes every earlier one. A reply
 address names a seat and the game's version its mail told of, a club's reply address a member of
 the club; a return path (envelope sender) names the outbox row of the mail it was sent with.
 Several secret keys can be configured: links are signed with the newest and verified with all of

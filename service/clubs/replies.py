@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -44,7 +45,11 @@ class ClubReplyOutcome:
 def club_reply_link(rt: Runtime, addresses: list[str]) -> ClubReplyLink | None:
     """The link of the first club reply address among `addresses` whose signature verifies (its age
     is read later), or None: the listener hands such a mail here, any other to the seats' replies."""
-    for token in reply_tokens(addresses):
+    return _verified(rt, reply_tokens(addresses))
+
+
+def _verified(rt: Runtime, tokens: Sequence[str]) -> ClubReplyLink | None:
+    for token in tokens:
         with suppress(LinkError):
             return rt.signer.read_club_reply(token)
     return None
@@ -71,7 +76,7 @@ def receive_club_reply(rt: Runtime, raw: bytes, recipients: list[str]) -> ClubRe
 
 def _said(rt: Runtime, raw: bytes, mail: ReplyMail, readable: bool) -> str:
     """Say the reply's words to the club; "" once said, else why not (and nothing changed)."""
-    link = club_reply_link(rt, list(mail.tokens))
+    link = _verified(rt, mail.tokens)
     if link is None:
         return "forged"
     if day_number(rt.clock.now()) - link.issued_day > rt.settings["REPLY_ADDRESS_MAX_AGE_DAYS"]:
