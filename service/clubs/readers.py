@@ -1,7 +1,7 @@
 """How each member reads the club's mail: in their own language (the one they chose for the club,
-else that of their newest game, else the club's), the weekly digest as they chose it (until they
-choose, not when every seat of theirs turned mail off), with their own reply address to the club's
-talk and their own unsubscribe link; every club mail in the club's one thread."""
+else the one they chose last for a seat of theirs, else the club's), the weekly digest as they chose
+it (until they choose, not when every seat of theirs turned mail off), with their own reply address
+to the club's talk and their own unsubscribe link; every club mail in the club's one thread."""
 
 from __future__ import annotations
 
