@@ -7,7 +7,7 @@ their reply address to the club's talk and their unsubscribe link."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlmodel import Session
@@ -41,7 +41,7 @@ def send_club_digest(rt: Runtime, club_id: str) -> int:
         if since is None or as_utc(since) > now - WEEK:
             return 0, [], []
         week = _week(session, club)
-        talk = _talk_since(club, as_utc(since))
+        talk = _new_talk(club)
         readers = [m for m in club.members if m.standing == Standing.MEMBER and wants_digest(session, m)]
         mails = [_digest_mail(rt, session, club, member, week, talk) for member in readers]
         return len(mails), [ClubEvent(DIGEST_SENT, {}, now)], mails
@@ -49,10 +49,10 @@ def send_club_digest(rt: Runtime, club_id: str) -> int:
     return in_club(rt, club_id, decide)
 
 
-def _talk_since(club: Club, since: datetime) -> list[dict[str, str]]:
-    """What the members said to the club since the last digest, oldest first, by name."""
+def _new_talk(club: Club) -> list[dict[str, str]]:
+    """What the members said to the club since the last digest (in the log's order), by name."""
     names = club.names()
-    return [{"name": names[t.member], "text": t.text} for t in club.talk if as_utc(t.at) > since]
+    return [{"name": names[t.member], "text": t.text} for t in club.talk[club.talk_digested :]]
 
 
 def _week(session: Session, club: Club) -> list[dict[str, Any]]:

@@ -113,6 +113,7 @@ class Club:
     seasons: tuple[Season, ...] = ()
     founded: datetime | None = None
     digested: datetime | None = None  # when the latest weekly digest went out
+    talk_digested: int = 0  # how many of the talk's messages went out in a digest already
 
     def member_of(self, email: str) -> Member | None:
         """The confirmed member with this address, if any."""
@@ -184,7 +185,7 @@ def _applied(club: Club, event: ClubEvent) -> Club:
     if event.type == TALKED:
         return replace(club, talk=(*club.talk, Talk(data["member"], data["text"], event.at)))
     if event.type == DIGEST_SENT:
-        return replace(club, digested=event.at)
+        return replace(club, digested=event.at, talk_digested=len(club.talk))
     if event.type == SETTINGS_CHOSEN:
         chosen = replace(club.members[data["member"]], language=data["language"], digest=data["digest"])
         return _with_member(club, chosen)

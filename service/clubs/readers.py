@@ -11,7 +11,7 @@ from flask_babel import force_locale
 from sqlmodel import Session, col, func, select
 
 from service.clubs.log import Club, Member
-from service.eventlog.models import GameRecord, NotifyMode, OutboxMail, SeatKeeper, SeatRecord
+from service.eventlog.models import GameRecord, NotifyMode, OutboxMail, SeatRecord
 from service.links import ClubReader, ClubReplyLink, day_number
 from service.mail.drafting import new_message_id, outbox_row, unsubscribe_url
 from service.mail.kinds import MailKind
@@ -19,20 +19,20 @@ from service.runtime import Runtime
 
 
 def address_language(session: Session, club: Club, email: str) -> str:
-    """The language of club mail to an address that chose none in the club: that of its newest
-    game (the seat's own, else the table's), else the club's."""
-    newest = session.exec(
-        select(SeatRecord.language, GameRecord.language)
+    """The language of club mail to an address that chose none in the club: the one it chose last
+    for a seat of its own (on the seat's page), else the club's (the founder's; a table's language
+    is likewise its host's choice, not the reader's)."""
+    chosen = session.exec(
+        select(SeatRecord.language)
         .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
-        .where(func.lower(func.trim(SeatRecord.email)) == email, col(SeatRecord.keeper) != SeatKeeper.BOT)
+        .where(func.lower(func.trim(SeatRecord.email)) == email, col(SeatRecord.language) != "")
         .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id))
     ).first()
-    own, table = newest if newest is not None else ("", "")
-    return own or table or club.language
+    return chosen or club.language
 
 
 def member_language(session: Session, club: Club, member: Member) -> str:
-    """The language of the club's mail to a member: their choice for the club, else their games'."""
+    """The language of the club's mail to a member: their choice for the club, else for their seats."""
     return member.language or address_language(session, club, member.email)
 
 
