@@ -4,17 +4,21 @@ stranger, a member gone, a robot or a mail with no words changes nothing and is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
 
+from service import create_app
 from service.clubs.log import read_club
 from service.clubs.members import confirm_member, found_club, invite_member, leave_club
 from service.clubs.replies import DROPPED
 from service.clubs.seasons import SeasonPlan, plan_season
 from service.links import ClubLink
 from service.runtime import Runtime
+from tests.conftest import app_config
 from tests.helpers import mails
 from tests.service.test_replies import inbound_row, reply
 from tests.service.turns import MONDAY, stepping
@@ -119,3 +123,22 @@ def test_bad_club_replies_change_nothing_and_are_never_answered(pg_app: Flask, l
         "not a member of the club": 1,
         "expired": 1,
     }, counted
+
+
+def test_the_outbox_reply_box_says_a_club_mails_reply_to_the_club(tmp_path: Path) -> None:
+    local = create_app(app_config(tmp_path, None))
+    with local.app_context():
+        rt, _clock = stepping(local, MONDAY)
+        club_id = club_with_season(rt)
+        (mail,) = mails(local, to=BO, kind="season_started")
+    client = local.test_client()
+    page = client.get(f"/outbox/{mail.id}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert csrf
+    form = {"text": "See you Thursday", "csrf_token": csrf[1]}
+    answered = client.post(f"/outbox/{mail.id}/reply", data=form)
+    assert answered.status_code == 303
+    listed = client.get(answered.headers["Location"]).get_data(as_text=True)
+    assert "Your reply was added to the club" in listed
+    with local.app_context():
+        assert talk(rt, club_id) == [("Bo", "See you Thursday")]
