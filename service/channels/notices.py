@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from rules.messages import together
 from service.channels.kinds import Payload
+from service.channels.mentions import named
 from service.eventlog.models import Channel, MailStatus, NotifyMode, OutboxMail, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
@@ -158,15 +159,16 @@ def seat_payload(rt: Runtime, table: Table, seat: int, kind: MailKind, due: date
 
 def table_payload(rt: Runtime, table: Table) -> Payload:
     """The table channel's notice of the game as it stands, in the table's language: whose move it
-    is, or the result; with the watch link (the public replay's once over, if the host opened it)."""
+    is, or the result, each seat named with its mention; with the watch link (the public replay's
+    once over, if the host opened it)."""
     language = mail_language(table, None)
     with force_locale(language):
         title = game_title(table)
         if table.result is None:
-            names = [table.names[seat] for seat in sorted(table.rules.to_act(table.state))]
+            names = [named(table, seat) for seat in sorted(table.rules.to_act(table.state))]
             text = _("Now to play: %(names)s", names=names_text(names))
         else:
-            winners = [table.names[seat] for seat in table.result["winners"]]
+            winners = [named(table, seat) for seat in table.result["winners"]]
             text = _("Game over: %(names)s won.", names=names_text(winners)) if winners else _("Game over.")
     over = table.result is not None
     return {
