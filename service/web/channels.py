@@ -156,7 +156,7 @@ def tested(token: str, channel_id: int) -> tuple[str, int]:
     return "", 202
 
 
-@api.put("/play/<token>/mention")
+@api.post("/play/<token>/mention")
 @spec.validate(json=MentionRequest, resp=Answers(HTTP_200=MentionAnswer, **errors(400, 422), **LINK_ERRORS))
 def mention_saved(token: str, json: MentionRequest) -> Response:
     """Set the seat's @mention in the table's group channel ("" for none)."""

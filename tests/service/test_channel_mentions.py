@@ -44,7 +44,7 @@ def app(clean_pg: str, tmp_path: Path) -> Iterator[Flask]:
 
 
 def set_mention(client: FlaskClient, token: str, mention: str, language: str = "en") -> tuple[int, str]:
-    answer = client.put(
+    answer = client.post(
         f"/api/play/{token}/mention", json={"mention": mention}, headers={"Accept-Language": language}
     )
     return answer.status_code, answer.get_json().get("mention") or answer.get_json().get("error", "")
