@@ -115,10 +115,13 @@ def host_test(token: str, channel_id: int) -> Response:
 @api.get("/play/<token>/channels")
 @spec.validate(resp=Answers(HTTP_200=ChannelsAnswer, **LINK_ERRORS))
 def listed(token: str) -> Response:
-    """The seat's channels (never their addresses)."""
+    """The seat's channels (never their addresses), and its mention in the table's group channel."""
     rt = runtime()
     access = player_access(rt, token)
-    return jsonify({"channels": [view.as_json() for view in seat_channels(rt, access.table, access.seat)]})
+    views = seat_channels(rt, access.table, access.seat)
+    return jsonify(
+        {"channels": [view.as_json() for view in views], "mention": access.table.seats[access.seat].mention}
+    )
 
 
 @api.post("/play/<token>/channels")

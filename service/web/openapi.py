@@ -228,7 +228,10 @@ class ChannelAnswer(BaseModel):
 
 
 class ChannelsAnswer(BaseModel):
+    """The seat's channels, and its mention in the table's group channel ("" for none)."""
+
     channels: list[ChannelAnswer]
+    mention: str
 
 
 class MentionRequest(BaseModel):

@@ -120,6 +120,7 @@ def test_a_refusal_is_in_the_readers_language_and_empty_removes_the_mention(app:
     status, said = set_mention(client, token, "@everyone", language="ja")
     assert status == 422 and "ルーム全体" in said
     assert set_mention(client, token, "<@U024BE7LH>") == (200, "<@U024BE7LH>")  # a Slack user
+    assert client.get(f"/api/play/{token}/channels").get_json()["mention"] == "<@U024BE7LH>"
     assert set_mention(client, token, "") == (200, "")
     assert mention_of(rt, game_id, 0) == ""
 
