@@ -132,7 +132,7 @@ def test_a_subscription_the_push_service_ended_is_removed_and_its_player_told(
 
     (row,) = [row for row in mails(app) if row.channel == "push"]
     assert row.status == MailStatus.FAILED and f"answered {status}" in (row.last_error or "")
-    assert client.get(f"/api/play/{token}/channels").get_json() == {"channels": []}
+    assert client.get(f"/api/play/{token}/channels").get_json()["channels"] == []
     with Session(rt.engine) as session:
         assert session.exec(select(Channel.sealed)).all() == [""]
     (told,) = mails(app, to="ann@example.org", kind="channel_gone")
