@@ -10,7 +10,7 @@ from typing import Any
 from celery.app.amqp import AMQP
 from kombu import Connection
 
-# A try every RECONNECT_MAX_SECONDS at most (a refused connection on a local network is cheap).
+# A try every second at most (a refused connection on a local network is cheap).
 RECONNECT_FIRST_SECONDS = 0.5
 RECONNECT_MAX_SECONDS = 1.0
 
@@ -21,7 +21,8 @@ class PromptConnection(Connection):
     def ensure_connection(self, *args: Any, **kwargs: Any) -> Connection:
         kwargs.setdefault("interval_start", RECONNECT_FIRST_SECONDS)
         kwargs.setdefault("interval_step", RECONNECT_FIRST_SECONDS)
-        kwargs.setdefault("interval_max", RECONNECT_MAX_SECONDS)
+        # kombu's longest pause is interval_max plus interval_start
+        kwargs.setdefault("interval_max", RECONNECT_MAX_SECONDS - RECONNECT_FIRST_SECONDS)
         return super().ensure_connection(*args, **kwargs)
 
 
