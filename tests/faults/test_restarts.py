@@ -226,9 +226,10 @@ class MoveWorker:
         self.process = self._start()
 
     def child_under_move(self, engine: Engine) -> int:
-        """A pool child inside a move's transaction, once one is."""
+        """A pool child inside a transaction while a move is still pending (not yet committed: a
+        child caught after its move's commit would cost that move nothing), once one is."""
         deadline = time.monotonic() + 30
-        while (child := child_in_transaction(self.process.pid, engine)) is None:
+        while (child := child_in_transaction(self.process.pid, engine)) is None or not pending(engine):
             assert time.monotonic() < deadline, "no pool child was seen playing a move"
             time.sleep(0.001)
         return child
@@ -291,14 +292,17 @@ def hanging_server(port: int) -> Iterator[None]:
         yield
 
 
+def pending(engine: Engine) -> bool:
+    """Whether a move is pending (being played)."""
+    with Session(engine) as session:
+        found = select(CommandRecord.id).where(CommandRecord.status == CommandStatus.PENDING).limit(1)
+        return session.exec(found).first() is not None
+
+
 def await_pending_command(engine: Engine) -> None:
     """Until a move is pending (being played), for at most 10 s."""
-    found = select(CommandRecord.id).where(CommandRecord.status == CommandStatus.PENDING).limit(1)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        with Session(engine) as session:
-            if session.exec(found).first() is not None:
-                return
+    while not pending(engine) and time.monotonic() < deadline:
         time.sleep(0.002)
 
 
