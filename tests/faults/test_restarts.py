@@ -56,7 +56,6 @@ from tests.worker_process import (
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-EMAILS = ["ann@example.org", "bo@example.org"]
 KINDS = ("postgres", "redis", "smtp", "postgres_long", "worker", "pool_child")
 ROUNDS = int(os.environ.get("PBEM_FAULT_ROUNDS", "1"))
 GAMES = int(os.environ.get("PBEM_FAULT_GAMES", "1"))
@@ -307,14 +306,17 @@ def await_pending_command(engine: Engine) -> None:
 
 
 def new_game(app: Flask, seed: int) -> list[str]:
+    """A game whose players and host have addresses of its own: a long run's games to the same
+    addresses would pass the daily cap on mails to one address, and those mails are never sent."""
+    emails = [f"ann.{seed}@example.org", f"bo.{seed}@example.org"]
     create_game(
         app.extensions["pbem"],
         "red_black",
-        [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])],
-        Player("Host", "host@example.org"),
+        [Player("Ann", emails[0]), Player("Bo", emails[1])],
+        Player("Host", f"host.{seed}@example.org"),
         seed=seed,
     )
-    return [play_path(mails(app, to=e, kind="invitation")[-1]) for e in EMAILS]
+    return [play_path(mails(app, to=e, kind="invitation")[-1]) for e in emails]
 
 
 def test_faults_under_play_cost_moves_seconds_and_lose_nothing(
