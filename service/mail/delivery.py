@@ -208,7 +208,7 @@ def to_header(name: str, email: str) -> Address:
 
 def hand_over(rt: Runtime, relay: Relay, mail: OutboxMail) -> None:
     """Hand one row's message to the relay on the kept connection."""
-    relay.send(return_path(rt, mail), [mail.to_email], partial(_wire_form, rt, mail))
+    relay.send(return_path(rt, mail), mail.to_email, partial(_wire_form, rt, mail))
 
 
 def _wire_form(rt: Runtime, mail: OutboxMail, session: smtplib.SMTP) -> tuple[bytes, list[str]]:
