@@ -370,7 +370,7 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
         record.name, record.email = player.name, player.email
         record.key_version += 1  # every link of the seat so far is revoked
         record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
-        record.language = ""  # the table's, until the new player chooses
+        record.language, record.mention = "", ""  # the table's, no mention, until the new player chooses
         session.add(record)
         settled = settle(session, after, now)
         invited = draft_mail(rt, settled, MailKind.TAKEN_OVER, seat, _taken_over(rt, settled, seat, replaced))

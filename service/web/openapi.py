@@ -228,4 +228,21 @@ class ChannelAnswer(BaseModel):
 
 
 class ChannelsAnswer(BaseModel):
+    """The seat's channels, and its mention in the table's group channel ("" for none)."""
+
     channels: list[ChannelAnswer]
+    mention: str
+
+
+class MentionRequest(BaseModel):
+    """How the table's group chat calls the seat's player, added after their name in its notices:
+    one person's mention as the chat app writes it (`<@123456789012345678>` on Discord, `<@U024BE7LH>`
+    on Slack, `@bo` or `@bo:matrix.org`); "" for none. Mass mentions (`@everyone`, `@here`,
+    `<!channel>`, a role) and any other text are refused with 422."""
+
+    model_config = ConfigDict(extra="forbid")
+    mention: StrictStr = Field(max_length=200)
+
+
+class MentionAnswer(BaseModel):
+    mention: str

@@ -101,6 +101,7 @@ def render_seat_page(
             ticks=tick_marks(page["view"], ticked),
             channels=seat_channels(rt, table, access.seat),
             channel_error=channel_error,
+            mention=table.seats[access.seat].mention,
         ),
         status,
     )
