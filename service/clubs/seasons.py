@@ -164,7 +164,7 @@ def _due_tables(
         running = Counter(p for i in running_tables(session, season) for p in season.tables[i])
         for index in next_tables(season.tables, set(season.started) | dropped, running, season.at_once):
             try:
-                game_id, invitations = start_game(rt, session, _setup(club, season, index))
+                game_id, invitations = start_game(rt, session, _setup(session, club, season, index))
             except SetupRefused as refusal:
                 raise ClubRefused(refusal.msgid, **refusal.params) from None
             data = {"season": number, "table": index, "game": game_id}
@@ -207,16 +207,17 @@ def player_name(club: Club, season: Season, player: Player) -> str:
     return BOT_NAME if len(bots) == 1 else f"{BOT_NAME} {bots.index(player) + 1}"
 
 
-def _setup(club: Club, season: Season, index: int) -> GameSetup:
-    """The game of a season's table: its members by name and address (the seat-keeper for one
-    gone), the bots, the club's host as its host, in the club's language."""
+def _setup(session: Session, club: Club, season: Season, index: int) -> GameSetup:
+    """The game of a season's table: its members by name and address, each reading it in their own
+    language (the seat-keeper for one gone), the bots, the club's host as its host, in the club's
+    language."""
     host = club.members[club.host]
     seats = []
     for p in season.tables[index]:
         player = season.players[p]
         if player.member is not None and _present(club, player):
             member = club.members[player.member]
-            seats.append(Seat(member.name, member.email))
+            seats.append(Seat(member.name, member.email, language=member_language(session, club, member)))
         elif player.member is not None:
             seats.append(Seat(f"{club.members[player.member].name} ({BOT_NAME})", "", bot=True))
         else:

@@ -57,6 +57,7 @@ class Player:
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
     level: str = KEEPER  # the bot's level (rules.table.BOT_LEVELS) in such a seat
+    language: str = ""  # the player's own language for their pages and mails ("": the table's)
 
 
 def seat_keeper(name: str, number: int, of: int, level: str = KEEPER) -> Player:
@@ -236,6 +237,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
             email="" if p.bot else p.email,
             keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
             bot_level=p.level if p.bot and p.level != KEEPER else None,
+            language=p.language,
         )
         for n, p in enumerate(players)
     ]

@@ -55,6 +55,10 @@ def test_club_mails_follow_each_members_own_language(pg_app: Flask) -> None:
     plan_season(rt, club.rsplit("/", 1)[1], ANN, SeasonPlan("red_black", (0, 1, 2)))
     started = {mail.to_email: mail for mail in mails(pg_app, kind="season_started")}
     assert {email: mail.language for email, mail in started.items()} == {ANN: "en", BO: "ja", CY: "ja"}
+    seated = {
+        mail.to_email: mail.language for mail in mails(pg_app, kind="invitation") if mail.game_id != game_id
+    }
+    assert seated == {BO: "ja", CY: "ja"}, "the season's first table speaks each member's language"
     assert (
         "シーズン1が始まります" in started[BO].subject
         and "Season 1 of Thursday cards" in started[ANN].subject
