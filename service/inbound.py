@@ -18,6 +18,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from flask import Flask
 from imap_tools import AND, MailBox, MailMessageFlags
 
+from service.clubs.replies import club_reply_link, receive_club_reply
 from service.mail.bounces import bounce_tokens, receive_bounce
 from service.mail.intake import MAX_MAIL_BYTES
 from service.mail.replies import reply_tokens
@@ -78,9 +79,12 @@ class ReplyHandler:
 
 def receive_mail(rt: Runtime, raw: bytes, recipients: list[str]) -> None:
     """Hand a received mail to its reader: a mail at a return path to the report reader, which never
-    answers (so nothing sent to a `bounce+` address can start a loop), any other to the reply path."""
+    answers (so nothing sent to a `bounce+` address can start a loop), one at a member's reply
+    address to their club to the club's talk (never answered either), any other to the reply path."""
     if bounce_tokens(recipients):
         receive_bounce(rt, raw, recipients)
+    elif club_reply_link(rt, recipients) is not None:
+        receive_club_reply(rt, raw, recipients)
     else:
         receive_reply(rt, raw, recipients)
 

@@ -106,6 +106,8 @@ class SeatRecord(SQLModel, table=True):
     notify: str = Field(default=NotifyMode.TURN, max_length=16)
     timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
     language: str = Field(default="", max_length=8)  # their pages' and mails' language; "" = the table's
+    # How the table's group chat calls the player (<@id>, @name), after their name there; "" = none.
+    mention: str = Field(default="", max_length=64)
     keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
     # The level of the bot that plays the seat while the seat-keeper has it (bots.LEVELS); None is
     # the seat-keeper itself (every seat before levels, and what an absent level in the log means).

@@ -91,7 +91,7 @@ def step_mails(
     mails = mails_after_move(rt, before, after, due, told)
     if skip is not None:  # (the host's mails have no seat)
         mails = [mail for mail in mails if mail.seat != skip]
-    mails += notices_after(rt, session, before, after, mails)
+    mails += notices_after(rt, session, before, after, due)
     session.add_all(mails)
     mailed = {mail.seat for mail in mails}
     for seat, rows in notes.items():
