@@ -33,4 +33,4 @@ lint: $(VENV)/test-installed
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports && $(BIN)/mypy
 
 bench: $(VENV)/test-installed
-	$(BIN)/python bench/fold.py && $(BIN)/python bench/end_to_end.py && $(BIN)/python bench/replay.py && $(BIN)/python bench/bots.py && $(BIN)/python bench/pages.py && $(BIN)/python bench/load.py && $(BIN)/python bench/pace.py && $(BIN)/python bench/mail.py
+	$(BIN)/python bench/fold.py && $(BIN)/python bench/cold_read.py && $(BIN)/python bench/end_to_end.py && $(BIN)/python bench/replay.py && $(BIN)/python bench/bots.py && $(BIN)/python bench/pages.py && $(BIN)/python bench/load.py && $(BIN)/python bench/pace.py && $(BIN)/python bench/mail.py

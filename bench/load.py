@@ -39,17 +39,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.client import HTTPConnection
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import redis
+from aiosmtpd.controller import Controller
 from harness import ROOT, fresh_database, percentile
-from sqlalchemy import text
+from sqlalchemy import func, text
 from sqlmodel import Session, select
 
 from rules import GAMES
 from service import create_app
-from service.eventlog.models import OutboxMail
+from service.channels.seats import add_channel
+from service.eventlog.models import MailStatus, OutboxMail
 from service.mail.drafting import player_url
 from service.play.hosting import Player, create_game
 from service.play.moves import MoveStatus, submit_move
@@ -83,14 +86,24 @@ def free_port() -> int:
 @dataclass
 class Stack:
     base: str
-    web: subprocess.Popen
-    worker: subprocess.Popen
+    processes: dict[str, subprocess.Popen]  # by the Procfile's name
     probe_dir: Path
+
+    @property
+    def web(self) -> subprocess.Popen:
+        return self.processes["web"]
+
+    @property
+    def worker(self) -> subprocess.Popen:
+        return self.processes["worker"]
 
 
 @contextmanager
-def deployed_stack(settings: dict[str, Any], workdir: Path) -> Iterator[Stack]:
-    """The Procfile's web and worker processes (gunicorn 2x4 threads, Celery with 2 processes)."""
+def deployed_stack(
+    settings: dict[str, Any], workdir: Path, names: tuple[str, ...] = ("web", "worker")
+) -> Iterator[Stack]:
+    """The Procfile's web and worker processes (gunicorn 2x4 threads, Celery with 2 processes), and
+    the others named (the mailer, with 2 processes)."""
     port = free_port()
     probe_dir = workdir / "probe"
     probe_dir.mkdir()
@@ -101,11 +114,12 @@ def deployed_stack(settings: dict[str, Any], workdir: Path) -> Iterator[Stack]:
         "PORT": str(port),
         "WEB_CONCURRENCY": "2",
         "WORKER_CONCURRENCY": "2",
+        "MAILER_CONCURRENCY": "2",
         "PYTHONPATH": str(ROOT / "bench" / "probe"),
         "PBEM_PROBE_DIR": str(probe_dir),
         "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
     }
-    logs = {name: (workdir / f"{name}.log").open("w") for name in ("web", "worker")}
+    logs = {name: (workdir / f"{name}.log").open("w") for name in names}
     processes = {
         name: subprocess.Popen(
             ["sh", "-c", "exec " + procfile_command(name)],  # the shell expands ${PORT:-8000}
@@ -115,9 +129,9 @@ def deployed_stack(settings: dict[str, Any], workdir: Path) -> Iterator[Stack]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        for name in ("web", "worker")
+        for name in names
     }
-    stack = Stack(f"http://127.0.0.1:{port}", processes["web"], processes["worker"], probe_dir)
+    stack = Stack(f"http://127.0.0.1:{port}", processes, probe_dir)
     try:
         wait_until_ready(stack, workdir)
         yield stack
@@ -134,10 +148,11 @@ def deployed_stack(settings: dict[str, Any], workdir: Path) -> Iterator[Stack]:
 def wait_until_ready(stack: Stack, workdir: Path) -> None:
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        for process in (stack.web, stack.worker):
+        for process in stack.processes.values():
             if process.poll() is not None:
                 raise RuntimeError(f"a process exited; see the logs in {workdir}")
-        worker_ready = "ready." in (workdir / "worker.log").read_text()
+        celery = [name for name in stack.processes if name != "web"]
+        worker_ready = all("ready." in (workdir / f"{name}.log").read_text() for name in celery)
         try:
             connection = HTTPConnection("127.0.0.1", int(stack.base.rsplit(":", 1)[1]), timeout=2)
             connection.request("GET", "/")
@@ -467,14 +482,173 @@ def scale_part(games_wanted: int) -> None:
     app.extensions["pbem"].engine.dispose()
 
 
+# --- what three channels per seat cost against mail only -------------------------------------------
+
+ARMS = ("mail only", "3 channels per seat")
+
+
+class Sink:
+    """An SMTP server's handler that takes every message and keeps nothing."""
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        return "250 OK"
+
+
+class Answering(BaseHTTPRequestHandler):
+    """Stands for Discord, ntfy, Mattermost and someone's webhook: 200 to every notice."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def receivers() -> Iterator[tuple[int, int]]:
+    """A local SMTP server and a local HTTP receiver for the channels: their ports."""
+    smtp = Controller(Sink(), hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    http = ThreadingHTTPServer(("127.0.0.1", 0), Answering)
+    http.daemon_threads = True
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    try:
+        yield smtp.port, http.server_address[1]
+    finally:
+        http.shutdown()
+        smtp.stop()
+
+
+def with_channels(rt: Runtime, games: list[BenchGame], port: int) -> None:
+    """Three channels on every seat: a signed webhook, ntfy and Mattermost (Apprise)."""
+    for game in games:
+        for seat in range(len(game.paths)):
+            for url in (
+                f"http://127.0.0.1:{port}/hook/{game.game_id}/{seat}",
+                f"ntfy://127.0.0.1:{port}/topic{seat}",
+                f"mmost://127.0.0.1:{port}/token{seat}",
+            ):
+                add_channel(rt, game.game_id, seat, url)
+
+
+def drained(rt: Runtime, limit: float = 180) -> None:
+    """Wait until the mailer has sent every mail and notice due."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with Session(rt.engine) as session:
+            pending = session.exec(
+                select(func.count()).select_from(OutboxMail).where(OutboxMail.status == MailStatus.PENDING)
+            ).one()
+        if not pending:
+            return
+        time.sleep(0.5)
+    raise RuntimeError("the mailer did not send everything in time")
+
+
+def arm_phase(
+    rt: Runtime, stack: Stack, arm: str, clients: int, seconds: float, seed: int, port: int
+) -> tuple[int, float, dict[str, float]]:
+    """One phase of C clients on new games (with channels or not), until the mailer sent what the
+    moves caused: the moves, the seconds of play, and CPU seconds by process tree."""
+    games = new_games(rt, max(2 * clients, 8), seed)
+    if arm != ARMS[0]:
+        with_channels(rt, games, port)
+    drained(rt)  # the invitations: not the moves' cost
+    before = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
+    started = time.monotonic()
+    measures = [Measures() for _ in range(clients)]
+    threads = [
+        threading.Thread(
+            target=client, args=(stack.base, games[n::clients], started + seconds, seed + n, into)
+        )
+        for n, into in enumerate(measures)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    drained(rt)
+    after = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
+    return sum(m.accepted for m in measures), elapsed, {name: after[name] - before[name] for name in after}
+
+
+def channels_part(clients: int, seconds: float, rounds: int) -> None:
+    """Mail only against three channels per seat, phase by phase alternately on one stack (web,
+    worker, mailer), mail really sent to a local SMTP server and notices to a local receiver."""
+    totals = {arm: [0, 0.0, defaultdict(float)] for arm in ARMS}
+    with receivers() as (smtp_port, http_port):
+        settings = {
+            "DATABASE_URL": fresh_database("pbem_bench_channels"),
+            "REDIS_URL": REDIS,
+            "SECRET_KEY": "bench",
+            "MOVE_WAIT_SECONDS": 10,
+            "RUN_MIGRATIONS": 0,
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtp_port,
+            "LOCAL_OUTBOX": 0,
+            "CHANNEL_ALLOW_LOOPBACK": 1,
+            "ALLOW_HTTP_BASE_URL": 1,
+        }
+        redis.Redis.from_url(REDIS).flushdb()
+        workdir = Path(tempfile.mkdtemp(prefix="pbem-channels-"))
+        print(f"\nChannels (web, worker and mailer): C={clients}, {seconds:.0f} s a phase, {rounds} rounds")
+        with deployed_stack(settings, workdir, ("web", "worker", "mailer")) as stack:
+            app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+            with app.app_context():
+                rt = app.extensions["pbem"]
+                arm_phase(rt, stack, ARMS[1], clients, seconds / 2, 1, http_port)  # warm-up, not counted
+                for round_ in range(rounds):
+                    order = ARMS if round_ % 2 == 0 else ARMS[::-1]  # ABBA: drift falls on both
+                    for n, arm in enumerate(order):
+                        seed = 100_000 * (round_ + 1) + 10_000 * n
+                        moves, elapsed, cpu = arm_phase(rt, stack, arm, clients, seconds, seed, http_port)
+                        total = totals[arm]
+                        total[0] += moves
+                        total[1] += elapsed
+                        for name, spent in cpu.items():
+                            total[2][name] += spent
+                        print(f"  round {round_ + 1} {arm:<20} {cost_line(moves, elapsed, cpu)}", flush=True)
+    print("  side by side, all rounds:")
+    for arm in ARMS:
+        moves, elapsed, cpu = totals[arm]
+        print(f"    {arm:<20} {cost_line(moves, elapsed, cpu)}")
+    (base_moves, base_time, base_cpu), (moves, elapsed, cpu) = (totals[arm] for arm in ARMS)
+    base_per_move = sum(base_cpu.values()) / max(base_moves, 1)
+    per_move = sum(cpu.values()) / max(moves, 1)
+    print(
+        f"    channels / mail only: CPU per move x{per_move / base_per_move:.3f}, "
+        f"moves/s x{(moves / elapsed) / (base_moves / base_time):.3f}"
+    )
+
+
+def cost_line(moves: int, elapsed: float, cpu: dict[str, float]) -> str:
+    per = {name: spent / max(moves, 1) * 1000 for name, spent in cpu.items()}
+    return (
+        f"{moves / elapsed:6.1f} moves/s ({moves:4d})  CPU per move "
+        + "  ".join(f"{name} {ms:5.1f}" for name, ms in per.items())
+        + f"  total {sum(per.values()):5.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,64")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--games", type=int, default=100_000, help="games in the database for part 2")
-    parser.add_argument("--skip", choices=("load", "scale"), help="leave one part out")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="rounds of the channels part (each arm once a round)"
+    )
+    parser.add_argument("--channel-clients", type=int, default=4, help="clients in the channels part")
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=("load", "scale", "channels"), help="leave a part out"
+    )
     args = parser.parse_args()
-    if args.skip != "load":
+    if "load" not in args.skip:
         settings = {
             "DATABASE_URL": fresh_database("pbem_bench_load"),
             "REDIS_URL": REDIS,
@@ -494,8 +668,10 @@ def main() -> None:
                 rt = app.extensions["pbem"]
                 for n, clients in enumerate(int(c) for c in args.clients.split(",")):
                     load_phase(rt, stack, clients, args.seconds, 10_000 * (n + 1))
-    if args.skip != "scale":
+    if "scale" not in args.skip:
         scale_part(args.games)
+    if "channels" not in args.skip:
+        channels_part(args.channel_clients, args.seconds, args.rounds)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """Mail handed to a local aiosmtpd relay (in a process of its own), messages per second with one
 connection per message (as before the kept connection: TCP, greeting, EHLO, and with STARTTLS the
-TLS handshake, a second EHLO and AUTH, then QUIT, for each) and with the worker's kept connection (a
-NOOP before each reuse), side by side in one run: the hand-over alone (the message built and sent:
-what the connection changes), and the whole `deliver` (lease, mark sent, SMTP, commit on SQLite,
-whose two commits per message stay as they are). Twice: a plain relay, and one that asks for
-STARTTLS and AUTH as a deployment's relay does (SMTP_SECURITY=starttls, SMTP_USER).
+TLS handshake, a second EHLO and AUTH, then QUIT, for each) and with the worker's kept connection
+(a NOOP only before reusing a session idle for a while, so none within a burst), side by side in one
+run: the hand-over alone (the message built and sent: what the connection changes), and the whole
+`deliver` (lease, mark sent, SMTP, commit on SQLite, whose two commits per message stay as they are).
+Twice: a plain relay, and one that asks for STARTTLS and AUTH as a deployment's relay does
+(SMTP_SECURITY=starttls, SMTP_USER).
 
     .venv/bin/python bench/mail.py [--messages 300] [--rounds 3]
 """

@@ -24,6 +24,7 @@ csrf = CSRFProtect()
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment and then `config` (embedded default if neither)."""
+    from service.channels.vapid import check_key
     from service.i18n import (
         LANGUAGES,
         card_words,
@@ -40,6 +41,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         channels,
         clubs,
         health,
+        home_screen,
         host,
         import_page,
         language,
@@ -60,6 +62,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(Path(templates.__file__).parent))
     init_inputs(app)  # before the routes: their integers are SQL integers
     settings = load_settings(app.instance_path, config)
+    check_key(settings)
     app.config.update(
         SECRET_KEY=settings["SECRET_KEY"],
         PBEM=settings,
@@ -108,6 +111,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(calendar.blueprint)
     app.register_blueprint(channels.blueprint)
     app.register_blueprint(channels.api)
+    app.register_blueprint(home_screen.blueprint)
     app.register_blueprint(clubs.api)
     register_error_pages(app)
     init_security(app, settings)

@@ -1,5 +1,5 @@
 """The command line: `pbem serve | new | links | migrate | rebuild | health | import | inbound |
-dkim-key` (also `python -m service`)."""
+dkim-key | vapid-keys` (also `python -m service`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from flask import Flask
 from rules import GAMES
 from rules.table import BOT_LEVELS, KEEPER
 from service import create_app
+from service.channels.vapid import new_keys
 from service.clubs.digest import send_club_digests
 from service.clubs.log import club_ids
 from service.clubs.recompute import recomputed
@@ -147,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     dkim.add_argument("file", help="where to write the private key (DKIM_PRIVATE_KEY names it)")
     dkim.add_argument("--selector", default="pbem", help="DKIM_SELECTOR (default: pbem)")
     dkim.add_argument("--domain", default="", help="the signing domain (default: MAIL_FROM's)")
+    commands.add_parser(
+        "vapid-keys", help="make the VAPID key pair of Web Push and print the settings to set, once"
+    )
     return parser
 
 
@@ -157,6 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "dkim-key":
         return dkim_key(Path(args.file), args.selector, args.domain)
+    if args.command == "vapid-keys":
+        return vapid_keys()
     app = create_app(serve_settings(args, os.environ) if args.command == "serve" else None)
     with app.app_context():
         if args.command == "new":
@@ -207,6 +213,17 @@ def dkim_key(path: Path, selector: str, domain: str) -> int:
     path.write_bytes(key)
     print(f"Wrote {path}. Set DKIM_PRIVATE_KEY={path} and DKIM_SELECTOR={selector}; publish this TXT record:")
     print(f'{selector}._domainkey.{domain}. IN TXT "{dns_record(key)}"')
+    return 0
+
+
+def vapid_keys() -> int:
+    """Print a new VAPID key pair as the settings that turn Web Push on. Made once: a new pair ends
+    every browser's subscription made with the old one."""
+    keys = new_keys()
+    print("Set these (keep VAPID_PRIVATE_KEY secret; its public key follows from it):")
+    print(f"VAPID_PRIVATE_KEY={keys.private}")
+    print("VAPID_SUBJECT=mailto:you@example.org   # whom the push services may contact; default MAIL_FROM's")
+    print(f"# the public key browsers subscribe with: {keys.public}")
     return 0
 
 

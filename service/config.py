@@ -71,6 +71,11 @@ SETTINGS: dict[str, tuple[Any, Any]] = {
     "CHANNEL_TIMEOUT_SECONDS": (5.0, float),
     "CHANNEL_MAX_FAILURES": (5, int),
     "CHANNEL_ALLOW_LOOPBACK": (False, lambda v: v.lower() in ("1", "true", "yes")),
+    # Web Push (service/channels/push.py): the VAPID private key printed by `pbem vapid-keys` (the
+    # public key follows from it; unset, the page offers no "notify me on this device"), and whom the
+    # push services may contact (a mailto: or https: URL; unset, MAIL_FROM's address).
+    "VAPID_PRIVATE_KEY": ("", str),
+    "VAPID_SUBJECT": ("", str),
 }
 
 

@@ -4,12 +4,14 @@ A player link names a game, a seat and that seat's key version; bumping the vers
 revokes every earlier link of the seat. A host link names a game and the host key version; a
 spectator (watch) link, which the host may share, names a game and its watch key version. A
 confirm link names a game asked for on the web, whose host confirms their address with it. An
-unsubscribe link names what one mail was sent for: a seat, a game's host, or a daily digest (whose
-row knows the address, so that no address shows in a URL). A "my games" link names an email address
-and when it was signed: asking for the address's games again revokes every earlier one. A reply
-address names a seat and the game's version its mail told of; a return path (envelope sender)
-names the outbox row of the mail it was sent with. Several secret keys can be configured:
-links are signed with the newest and verified with all of them.
+unsubscribe link names what one mail was sent for: a seat, a game's host, a daily digest (whose
+row knows the address, so that no address shows in a URL), or a club's weekly digest to a member.
+A "my games" link names an email address and when it was signed: asking for the address's games
+again revokes every earlier one. A reply
+address names a seat and the game's version its mail told of, a club's reply address a member of
+the club; a return path (envelope sender) names the outbox row of the mail it was sent with.
+Several secret keys can be configured: links are signed with the newest and verified with all of
+them.
 """
 
 from __future__ import annotations
@@ -87,6 +89,14 @@ class ClubLink:
     invited_seq: int
 
 
+@dataclass(frozen=True)
+class ClubReader:
+    """A member of a club as a reader of its mail (whose unsubscribe link stops the weekly digest)."""
+
+    club_id: str
+    member: int
+
+
 def address_key(email: str) -> str:
     """One reader per address, whatever its spelling's case."""
     return email.strip().lower()
@@ -130,6 +140,7 @@ class LinkSigner:
         self._club = URLSafeTimedSerializer(secret_keys, salt=CLUB_SALT)
         self._replies = ReplyAddresses(secret_keys)
         self._bounces = BounceAddresses(secret_keys)
+        self._club_replies = ClubReplyAddresses(secret_keys)
         self._max_age = max_age_seconds
 
     def reply_token(self, link: ReplyLink) -> str:
@@ -139,6 +150,14 @@ class LinkSigner:
     def read_reply(self, token: str) -> ReplyLink:
         """The seat and version a reply address names; LinkError if forged (revocation: the caller)."""
         return self._replies.read(token)
+
+    def club_reply_token(self, link: ClubReplyLink) -> str:
+        """The token of a member's reply address to their club (`play+<token>@MAIL_DOMAIN`)."""
+        return self._club_replies.token(link)
+
+    def read_club_reply(self, token: str) -> ClubReplyLink:
+        """The club and member a club reply address names; LinkError if forged (its age: the caller's)."""
+        return self._club_replies.read(token)
 
     def bounce_token(self, link: BounceLink) -> str:
         """The token of a mail's return path (`bounce+<token>@MAIL_DOMAIN`)."""
@@ -166,7 +185,7 @@ class LinkSigner:
                 return True
             except BadSignature:
                 continue
-        for addresses in (self._replies, self._bounces):
+        for addresses in (self._replies, self._bounces, self._club_replies):
             try:
                 addresses.read(token)
                 return True
@@ -182,8 +201,10 @@ class LinkSigner:
         """The token of the host's management link."""
         return self._host.dumps({"g": game_id, "k": key_version})
 
-    def unsubscribe_token(self, reader: MailReader) -> str:
+    def unsubscribe_token(self, reader: MailReader | ClubReader) -> str:
         """The token of the unsubscribe link in a mail to `reader`."""
+        if isinstance(reader, ClubReader):
+            return self._unsubscribe.dumps({"t": "club", "c": reader.club_id, "m": reader.member})
         if isinstance(reader, PlayerLink):
             return self._unsubscribe.dumps(
                 {"t": "seat", "g": reader.game_id, "s": reader.seat, "k": reader.key_version}
@@ -259,7 +280,7 @@ class LinkSigner:
         data = typed(self._load(serializer, token), g=str, k=int)
         return GameLink(data["g"], data["k"])
 
-    def read_unsubscribe(self, token: str) -> MailReader:
+    def read_unsubscribe(self, token: str) -> MailReader | ClubReader:
         """The reader an unsubscribe token names; LinkError if forged or expired."""
         data = self._load(self._unsubscribe, token)
         kind = data.get("t")
@@ -271,6 +292,9 @@ class LinkSigner:
             return GameLink(host["g"], host["k"])
         if kind == "digest":
             return DigestLink(typed(data, t=str, d=int)["d"])
+        if kind == "club":
+            club = typed(data, t=str, c=str, m=int)
+            return ClubReader(club["c"], club["m"])
         raise LinkError("forged")
 
     def _load(
@@ -370,6 +394,53 @@ def _undated_link(fields: bytes) -> ReplyLink:
     """A token's fields as written before: `game.seat.key.seq` as text, no day."""
     game_id, seat, key_version, seq = fields.decode().split(".")
     return ReplyLink(game_id, int(seat), int(key_version), int(seq))
+
+
+CLUB_REPLY_SALT = b"pbem.link.club-reply"
+CLUB_REPLY_FORMAT = 3
+CLUB_REPLY_NUMBERS = struct.Struct(">HH")  # member, day since the epoch
+
+
+@dataclass(frozen=True)
+class ClubReplyLink:
+    """A member's reply address to their club: the club, the member's number, and the day it was made."""
+
+    club_id: str
+    member: int
+    issued_day: int
+
+
+class ClubReplyAddresses:
+    """The local part of a member's reply address to the club, `play+<token>`: made like a seat's
+    (lower-case base32 and an HMAC, within 64 characters) under a key of its own, so that neither
+    kind of token reads as the other and a mail exchanger hands both to the same listener."""
+
+    def __init__(self, secret_keys: list[str]) -> None:
+        salted = (CLUB_REPLY_SALT + key.encode() for key in reversed(secret_keys))
+        self._keys = [hashlib.sha256(material).digest() for material in salted]
+
+    def token(self, link: ClubReplyLink) -> str:
+        club_id = link.club_id.encode()
+        numbers = CLUB_REPLY_NUMBERS.pack(link.member, link.issued_day)
+        fields = bytes([CLUB_REPLY_FORMAT, len(club_id)]) + club_id + numbers
+        body = base64.b32encode(fields).decode().rstrip("=").lower()
+        return f"{body}.{ReplyAddresses._mac(self._keys[0], body)}"
+
+    def read(self, token: str) -> ClubReplyLink:
+        """The club reply link a token names; LinkError("forged") if it does not verify."""
+        body, _, mac = token.strip().lower().partition(".")
+        if not any(hmac.compare_digest(mac, ReplyAddresses._mac(key, body)) for key in self._keys):
+            raise LinkError("forged")
+        try:
+            fields = base64.b32decode(body.upper() + "=" * (-len(body) % 8))
+            size = fields[1]
+            club_id = fields[2 : 2 + size].decode("ascii")
+            member, day = CLUB_REPLY_NUMBERS.unpack(fields[2 + size :])
+        except (ValueError, IndexError, UnicodeDecodeError, struct.error):
+            raise LinkError("forged") from None
+        if fields[0] != CLUB_REPLY_FORMAT:
+            raise LinkError("forged")
+        return ClubReplyLink(club_id, member, day)
 
 
 BOUNCE_SALT = b"pbem.link.bounce"

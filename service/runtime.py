@@ -20,7 +20,15 @@ from sqlmodel import Session, col, select
 from rules.table import KEEPER
 from service.db import retry_on_disconnect
 from service.eventlog.models import GameRecord, GameStatus, MailStatus, OutboxMail, SeatRecord, TurnClock
-from service.eventlog.store import FoldCache, Table, current_version, load_table, lock_game
+from service.eventlog.store import (
+    EventLog,
+    FoldCache,
+    Table,
+    current_version,
+    load_table,
+    lock_game,
+    read_events,
+)
 from service.links import LinkSigner
 from service.replay.steps import Replay
 
@@ -130,8 +138,17 @@ class Runtime:
                 connection.close()
 
     def read_table(self, game_id: str) -> Table:
-        """A game's table, read only (GameNotFound if there is none)."""
-        return self.read_riding_out(lambda session: load_table(session, game_id, self.cache))
+        """A game's table, read only (GameNotFound if there is none); its log, if something asks for
+        it, is read as it was (`read_log`)."""
+        return self.read_riding_out(
+            lambda session: load_table(
+                session, game_id, self.cache, read_log=lambda upto: self.read_log(game_id, upto)
+            )
+        )
+
+    def read_log(self, game_id: str, upto: int) -> EventLog:
+        """A game's log up to the event numbered `upto`."""
+        return self.read_riding_out(lambda session: read_events(session, game_id, upto))
 
     def read_version(self, game_id: str) -> int:
         """A game's current version, without loading its table."""

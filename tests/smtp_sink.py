@@ -77,6 +77,7 @@ class Collector:
         self.refuse: set[str] = set()
         self.lock = threading.Lock()
         self.connections = 0
+        self.noops = 0  # NOOPs received: the probes of a kept session before its reuse
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):  # type: ignore[no-untyped-def]
         if session.host_name is None:  # the first greeting of a connection (STARTTLS greets again)
@@ -84,6 +85,11 @@ class Collector:
                 self.connections += 1
         session.host_name = hostname
         return responses
+
+    async def handle_NOOP(self, server, session, envelope, arg) -> str:  # type: ignore[no-untyped-def]
+        with self.lock:
+            self.noops += 1
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, options) -> str:  # type: ignore[no-untyped-def]
         if address.lower() in self.refuse:
@@ -118,13 +124,15 @@ class Collector:
 
 class SmtpSink:
     """Start, stop and restart a real SMTP server on a fixed local port; one that does not offer
-    8BITMIME (`eight_bit=False`) is an older relay that takes 7-bit bodies only."""
+    8BITMIME (`eight_bit=False`) is an older relay that takes 7-bit bodies only; `idle_timeout`
+    closes a session idle that many seconds, as a relay does (Postfix: 300 s)."""
 
-    def __init__(self, utf8: bool = True, eight_bit: bool = True) -> None:
+    def __init__(self, utf8: bool = True, eight_bit: bool = True, idle_timeout: float = 300) -> None:
         self.port = free_port()
         self.collector = Collector()
         self.utf8 = utf8  # whether it offers SMTPUTF8 (addresses beyond ASCII), as aiosmtpd does by default
         self.eight_bit = eight_bit
+        self.idle_timeout = idle_timeout
         self._controller: Controller | None = None
 
     def start(self) -> None:
@@ -135,6 +143,7 @@ class SmtpSink:
             port=self.port,
             decode_data=not self.eight_bit,
             enable_SMTPUTF8=self.utf8 and self.eight_bit,
+            timeout=self.idle_timeout,
         )
         self._controller.start()
 

@@ -29,9 +29,10 @@ def worker_process(
 WORKER_READY = "ready."
 
 
-def worker_arguments(threads: int, queues: str | None) -> list[str]:
-    """The command line's arguments after `celery -A worker.main` for a worker."""
-    arguments = ["worker", "--pool", "threads", "--concurrency", str(threads), "--loglevel", "INFO"]
+def worker_arguments(threads: int, queues: str | None, pool: str = "threads") -> list[str]:
+    """The command line's arguments after `celery -A worker.main` for a worker of `threads` threads
+    (or, with pool "prefork", as many child processes, as the Procfile's workers run)."""
+    arguments = ["worker", "--pool", pool, "--concurrency", str(threads), "--loglevel", "INFO"]
     if queues:
         arguments += ["--queues", queues, "--hostname", f"{queues.replace(',', '-')}@%h"]
     return [*arguments, "--without-gossip", "--without-mingle"]
@@ -57,12 +58,17 @@ def celery_process(
         stop(process)
 
 
-def start_celery(settings: dict[str, Any], log: Path, arguments: list[str], ready: str) -> subprocess.Popen:
-    """`celery -A worker.main ARGUMENTS...` started, once `ready` shows in its log (written afresh)."""
+def start_celery(
+    settings: dict[str, Any], log: Path, arguments: list[str], ready: str, own_group: bool = False
+) -> subprocess.Popen:
+    """`celery -A worker.main ARGUMENTS...` started, once `ready` shows in its log (written afresh);
+    with `own_group`, in a process group of its own (which a test may kill whole, pool children too)."""
     env = {**os.environ, **{key: str(value) for key, value in settings.items() if value is not None}}
     command = [sys.executable, "-m", "celery", "-A", "worker.main", *arguments]
     with log.open("w") as output:
-        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=own_group
+        )
     deadline = time.monotonic() + 60
     while ready not in log.read_text():
         if process.poll() is not None or time.monotonic() > deadline:

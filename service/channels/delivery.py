@@ -1,7 +1,8 @@
 """Delivering a channel's notice: the outbox row goes through service/mail/delivery.py (the same
 lease, marking, retries and backoff as a mail) with the sender here, which also keeps the channel's
 count of failures in a row: at CHANNEL_MAX_FAILURES the channel is paused and its owner told by mail,
-once, in the transaction that pauses it."""
+once, in the transaction that pauses it. A channel whose far end is gone for good (a push
+subscription answered 404 or 410) is removed at once, and its owner told likewise."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from functools import partial
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from service.channels.kinds import DeliveryFailed
+from service.channels.kinds import ChannelGone, DeliveryFailed
 from service.channels.registry import KINDS
-from service.channels.sealing import Unsealable, unseal
+from service.channels.sealing import Unsealable, erased, unseal
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.mail.delivery import Undeliverable, deliver
 from service.mail.drafting import draft_mail, player_url
@@ -47,6 +48,9 @@ def send_notice(rt: Runtime, row: OutboxMail, after: list[Callable[[], None]]) -
         KINDS[channel.kind].send(rt.settings, secret, {**(row.payload or {}), "delivery": row.id})
     except Unsealable as error:
         raise Undeliverable(str(error)) from None
+    except ChannelGone as error:
+        after.append(partial(_gone, rt, channel))
+        raise Undeliverable(f"{error}: the channel was removed") from None
     except DeliveryFailed:
         after.append(partial(_failed, rt, channel))
         raise
@@ -77,22 +81,40 @@ def _failed(rt: Runtime, channel: Channel) -> None:
             .where(col(Channel.paused_at).is_(None))
             .values(paused_at=rt.clock.now())
         )
-        told = _paused_mail(rt, channel, limit) if paused.rowcount == 1 else None
+        told = _told(rt, channel, MailKind.CHANNEL_PAUSED, failures=limit) if paused.rowcount == 1 else None
         if told is not None:
             session.add(told)
         session.commit()
-    if told is not None:
-        assert told.id is not None
+    if paused.rowcount == 1:
         log.warning("channel %s of game %s paused after %s failures", channel.id, channel.game_id, limit)
-        if told.status == MailStatus.PENDING:
-            rt.dispatch.send_mails([told.id])
+    _send(rt, told)
 
 
-def _paused_mail(rt: Runtime, channel: Channel, failures: int) -> OutboxMail | None:
-    """The mail telling a seat that its channel is paused."""
+def _gone(rt: Runtime, channel: Channel) -> None:
+    """A channel whose end is gone removed (its address erased, its notices not yet sent going
+    nowhere), and its owner told, once: by whichever delivery removed it."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        removed = session.exec(erased(channel.id, rt.clock.now()).where(col(Channel.sealed) != ""))
+        told = _told(rt, channel, MailKind.CHANNEL_GONE) if removed.rowcount == 1 else None
+        if told is not None:
+            session.add(told)
+        session.commit()
+    if removed.rowcount == 1:
+        log.warning("channel %s of game %s removed: its end is gone", channel.id, channel.game_id)
+    _send(rt, told)
+
+
+def _told(rt: Runtime, channel: Channel, kind: MailKind, **context: object) -> OutboxMail | None:
+    """The mail telling a seat what became of its channel (a table's channel: the host sees it on
+    the host page)."""
     if channel.seat is None:
-        return None  # the table's channel: the host sees it paused on the host page
+        return None
     table = rt.read_table(channel.game_id)
     link = player_url(rt, table, channel.seat)
-    context = {"name": channel.label, "failures": failures, "link": link}
-    return draft_mail(rt, table, MailKind.CHANNEL_PAUSED, channel.seat, context)
+    return draft_mail(rt, table, kind, channel.seat, {"name": channel.label, "link": link, **context})
+
+
+def _send(rt: Runtime, told: OutboxMail | None) -> None:
+    if told is not None and told.status == MailStatus.PENDING:
+        assert told.id is not None
+        rt.dispatch.send_mails([told.id])

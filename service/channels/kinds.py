@@ -23,6 +23,10 @@ class DeliveryFailed(OSError):
     Its words never carry the channel's address."""
 
 
+class ChannelGone(Exception):
+    """The channel's far end says it no longer exists (a push subscription answered 404 or 410)."""
+
+
 class ChannelKind(Protocol):
     """A kind of channel: how an address entered for it is checked, and how a notice goes out."""
 
@@ -34,5 +38,5 @@ class ChannelKind(Protocol):
         ...
 
     def send(self, settings: dict[str, Any], secret: Secret, payload: Payload) -> None:
-        """Deliver one notice; DeliveryFailed to try again later."""
+        """Deliver one notice; DeliveryFailed to try again later, ChannelGone for an end that is no more."""
         ...

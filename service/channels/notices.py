@@ -1,15 +1,16 @@
 """The notices a step of a game writes to its channels, next to its mails. A seat's channel is told
-what the seat's mail says (the headline, never the table: no card at all) with the seat's own link,
-so the reader's settings (quiet, digest), language and "nothing once the game is over" apply to
-every channel as they do to mail. The table's group channel is told, in the table's language, whose
+what the seat's mail of a move owed or of the game's end says (the headline, never the table: no card
+at all) with the seat's own link, in the seat's language and time zone; the reader's digest setting
+and "nothing once the game is over" apply to it as to mail, but not whether mail is on: a channel is
+a way of hearing of one's turns of its own. The table's group channel is told, in the table's language, whose
 move it is now whenever that changes, and the result once the game ends, with the watch link and
 public words only (names); its notices are at least a minute apart, and a change while one waits
 (or is being retried) rewrites the waiting one instead of adding another."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask_babel import force_locale
@@ -19,42 +20,78 @@ from sqlmodel import Session, col, select
 
 from rules.messages import together
 from service.channels.kinds import Payload
-from service.eventlog.models import Channel, MailStatus, OutboxMail
+from service.channels.mentions import named
+from service.eventlog.models import Channel, MailStatus, NotifyMode, OutboxMail, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
-from service.localtime import as_utc
-from service.mail.drafting import mail_language, player_url, public_replay_url, watch_url
+from service.localtime import as_utc, format_time, zone_name
+from service.mail.drafting import (
+    due_before_digest,
+    mail_language,
+    mailed_seats,
+    newly_owing,
+    player_url,
+    public_replay_url,
+    watch_url,
+)
 from service.mail.kinds import MailKind
 from service.reading import game_title
 from service.runtime import Runtime
 
-# The mails a seat's channels repeat: a move owed, and the game's end.
-PINGED = frozenset({MailKind.YOUR_TURN, MailKind.GAME_OVER})
 TEST_PING = "channel_test"  # the events of notices that are no mail's
 TURN = "turn"
 GROUP_SPACING = timedelta(minutes=1)  # a table's channel gets at most one notice a minute
 
 
 def notices_after(
-    rt: Runtime, session: Session, before: Table, after: Table, mails: Sequence[OutboxMail]
+    rt: Runtime, session: Session, before: Table, after: Table, dues: Mapping[int, datetime]
 ) -> list[OutboxMail]:
-    """The notices that the step from `before` to `after` causes, its `mails` written: one per
-    channel of each seat mailed a move owed or the game's end, and the table's when whose move it
-    is changed."""
-    told = {mail.seat: mail for mail in mails if mail.seat is not None and mail.kind in PINGED}
+    """The notices that the step from `before` to `after` causes: one per channel of each seat now
+    owing a move (with its deadline in a timed game: `dues`, by seat), or of every seat once the game
+    is over, as its reader's settings want it; and the table's when whose move it is changed."""
+    told = pinged(after, newly_owing(before, after))
     turn = turn_changed(before, after)
     if not told and not turn:
         return []
     channels = live_channels(session, after, {*told, None} if turn else set(told))
+    payloads = {
+        seat: seat_payload(rt, after, seat, kind, dues.get(seat))
+        for seat, kind in told.items()
+        if wants_ping(rt, after, seat, kind, dues.get(seat))
+    }
     notices = [
-        notice_row(rt, channel, seat_payload(rt, after, told[channel.seat]))
-        for channel in channels
-        if channel.seat is not None
+        notice_row(rt, channel, payloads[channel.seat]) for channel in channels if channel.seat in payloads
     ]
     table_channel = next((channel for channel in channels if channel.seat is None), None)
     if table_channel is not None:
         notices += table_notice(rt, session, table_channel, table_payload(rt, after))
     return notices
+
+
+def pinged(table: Table, owing: set[int]) -> dict[int, MailKind]:
+    """What each seat played by a person is told: the game's end to every one once it is over, else
+    "your move" to those of `owing` that play their seat themselves (not the seat-keeper)."""
+    people = mailed_seats(table)
+    if table.result is not None:
+        return {seat.seat: MailKind.GAME_OVER for seat in people}
+    return {
+        seat.seat: MailKind.YOUR_TURN
+        for seat in people
+        if seat.seat in owing and seat.keeper == SeatKeeper.PLAYER
+    }
+
+
+def wants_ping(rt: Runtime, table: Table, seat: int, kind: MailKind, due: datetime | None) -> bool:
+    """Whether a seat's channels are told of this kind: as its mail would be, but whether its mail is
+    on or arrives is mail's own business (a seat that turned mail off, or whose address bounces, and
+    added a channel wants its pings there). A reader of the daily digest is pinged only for what the
+    digest could bring too late (a move due before it), and nothing about play to come once the game
+    is over."""
+    if kind.about_play and not table.active:
+        return False
+    if kind.nudge and table.seats[seat].notify == NotifyMode.DIGEST:
+        return due_before_digest(rt, table, seat, due)
+    return True
 
 
 def turn_changed(before: Table, after: Table) -> bool:
@@ -103,35 +140,35 @@ def owner_version(table: Table, seat: int | None) -> int:
     return table.record.host_key_version if seat is None else table.seats[seat].key_version
 
 
-def headline(mail: OutboxMail) -> str:
-    """What a mail says in one line: its bodies' first line."""
-    return mail.text_body.strip().splitlines()[0] if mail.text_body.strip() else mail.subject
-
-
-def seat_payload(rt: Runtime, table: Table, mail: OutboxMail) -> Payload:
-    """A seat's notice of what its mail says, with the seat's own link."""
-    assert mail.seat is not None
+def seat_payload(rt: Runtime, table: Table, seat: int, kind: MailKind, due: datetime | None) -> Payload:
+    """A seat's notice of what its mail of this kind says in its headline (never the table: no card at
+    all), in the seat's language and time zone, with the seat's own link."""
+    language = mail_language(table, seat)
+    with force_locale(language):
+        title = game_title(table)
+        text = kind.headline({"due": format_time(due, zone_name(table, seat)) if due else None})
     return {
-        "event": str(mail.kind),
+        "event": str(kind),
         "game": table.game_id,
-        "title": mail.subject,
-        "text": headline(mail),
-        "url": player_url(rt, table, mail.seat),
-        "language": mail.language,
+        "title": title,
+        "text": text,
+        "url": player_url(rt, table, seat),
+        "language": language,
     }
 
 
 def table_payload(rt: Runtime, table: Table) -> Payload:
     """The table channel's notice of the game as it stands, in the table's language: whose move it
-    is, or the result; with the watch link (the public replay's once over, if the host opened it)."""
+    is, or the result, each seat named with its mention; with the watch link (the public replay's
+    once over, if the host opened it)."""
     language = mail_language(table, None)
     with force_locale(language):
         title = game_title(table)
         if table.result is None:
-            names = [table.names[seat] for seat in sorted(table.rules.to_act(table.state))]
+            names = [named(table, seat) for seat in sorted(table.rules.to_act(table.state))]
             text = _("Now to play: %(names)s", names=names_text(names))
         else:
-            winners = [table.names[seat] for seat in table.result["winners"]]
+            winners = [named(table, seat) for seat in table.result["winners"]]
             text = _("Game over: %(names)s won.", names=names_text(winners)) if winners else _("Game over.")
     over = table.result is not None
     return {

@@ -12,7 +12,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from rules.messages import N_
-from service.channels.kinds import ChannelRefused
+from service.channels.kinds import ChannelKind, ChannelRefused
 from service.channels.notices import notice_row, owner_version, test_payload
 from service.channels.registry import kind_for
 from service.channels.sealing import erased, seal, unseal
@@ -72,16 +72,21 @@ def view_of(rt: Runtime, channel: Channel) -> ChannelView:
     return ChannelView(channel.id, channel.kind, channel.label, channel.paused_at is not None, key)
 
 
-def add_channel(rt: Runtime, game_id: str, seat: int | None, address: str) -> ChannelView:
-    """Add a channel to the seat (the table's with seat None) from the address its owner entered;
-    ChannelRefused (nothing stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT
-    (one for the table)."""
-    kind = kind_for(address)
+def add_channel(
+    rt: Runtime, game_id: str, seat: int | None, address: str, kind: ChannelKind | None = None
+) -> ChannelView:
+    """Add a channel to the seat (the table's with seat None) from the address its owner entered
+    (of the kind it reads as, unless `kind` is given: a browser's push subscription); ChannelRefused
+    (nothing stored) for an address that cannot be one, or past MAX_CHANNELS_PER_SEAT (one for the
+    table)."""
+    kind = kind or kind_for(address)
     secret, label = kind.checked(rt.settings, address)
 
     def change(session: Session, table: Table) -> tuple[ChannelView, list[OutboxMail]]:
         if seat is None and owned(session, table, None):
             raise ChannelRefused(N_("The table has its channel already: remove it to give another."))
+        if any(end_of(unseal(rt.settings, c.sealed)) == end_of(secret) for c in owned(session, table, seat)):
+            raise ChannelRefused(N_("This seat has this channel already."))
         if len(owned(session, table, seat)) >= MAX_CHANNELS_PER_SEAT:
             raise ChannelRefused(N_("A seat may have at most %(num)s channels."), num=MAX_CHANNELS_PER_SEAT)
         channel = Channel(
@@ -98,6 +103,12 @@ def add_channel(rt: Runtime, game_id: str, seat: int | None, address: str) -> Ch
         return view_of(rt, channel), []
 
     return rt.in_game(game_id, change)
+
+
+def end_of(secret: dict[str, Any]) -> str:
+    """Where a channel's notices go (its URL, a push subscription's endpoint): a seat's two channels
+    to one end would tell it everything twice (a device subscribed again, say)."""
+    return str(secret.get("url") or secret.get("endpoint"))
 
 
 def remove_channel(rt: Runtime, game_id: str, seat: int | None, channel_id: int) -> bool:

@@ -1,25 +1,26 @@
 """The club's weekly digest: once a week (by the service's clock, counted from the club's founding or
 its last digest, an event of its log so that overlapping runs send it once), each confirmed member
-is mailed the standings of the seasons still being played and who owes moves at their running tables:
-names only, nothing any hand holds. A member whose every seat turned mail off gets none. In the club's
-language and thread."""
+is mailed the standings of the seasons still being played, who owes moves at their running tables and
+what the members said to the club since the last digest: names only, nothing any hand holds. Each
+member as they read the club's mail (`readers.py`): in their language, only if they want it, with
+their reply address to the club's talk and their unsubscribe link."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-from flask_babel import force_locale
-from sqlmodel import Session, func, select
+from sqlmodel import Session
 
 from service.catalog import entry
 from service.clubs.log import DIGEST_SENT, Club, ClubEvent, Member, Standing, club_ids, in_club
+from service.clubs.readers import club_mail, member_language, wants_digest
 from service.clubs.seasons import player_name, running_tables
 from service.clubs.standings import standings
-from service.eventlog.models import NotifyMode, OutboxMail, SeatRecord
+from service.eventlog.models import OutboxMail
 from service.eventlog.store import load_table
 from service.localtime import as_utc
-from service.mail.drafting import my_games_url, new_message_id, outbox_row
+from service.mail.drafting import my_games_url
 from service.mail.kinds import MailKind
 from service.runtime import Runtime
 
@@ -40,24 +41,18 @@ def send_club_digest(rt: Runtime, club_id: str) -> int:
         if since is None or as_utc(since) > now - WEEK:
             return 0, [], []
         week = _week(session, club)
-        readers = [m for m in club.members if m.standing == Standing.MEMBER and _wants_mail(session, m)]
-        mails = []
-        for member in readers:
-            with force_locale(club.language):
-                mails.append(_digest_mail(rt, club, member, week))
+        talk = _new_talk(club)
+        readers = [m for m in club.members if m.standing == Standing.MEMBER and wants_digest(session, m)]
+        mails = [_digest_mail(rt, session, club, member, week, talk) for member in readers]
         return len(mails), [ClubEvent(DIGEST_SENT, {}, now)], mails
 
     return in_club(rt, club_id, decide)
 
 
-def _wants_mail(session: Session, member: Member) -> bool:
-    """Whether the member's address has a seat that did not turn mail off, or no seat at all."""
-    modes = set(
-        session.exec(
-            select(SeatRecord.notify).where(func.lower(func.trim(SeatRecord.email)) == member.email)
-        ).all()
-    )
-    return not modes or modes != {NotifyMode.NONE}
+def _new_talk(club: Club) -> list[dict[str, str]]:
+    """What the members said to the club since the last digest (in the log's order), by name."""
+    names = club.names()
+    return [{"name": names[t.member], "text": t.text} for t in club.talk[club.talk_digested :]]
 
 
 def _week(session: Session, club: Club) -> list[dict[str, Any]]:
@@ -75,25 +70,24 @@ def _week(session: Session, club: Club) -> list[dict[str, Any]]:
             owed = [names[seat] for seat in sorted(table.rules.to_act(table.state))]
             owing.append({"names": " · ".join(names), "owed": ", ".join(owed)})
         lines = standings(club, season, tables)
-        title = entry(season.game).title  # lazy: said in the club's language as the mail is drafted
+        title = entry(season.game).title  # lazy: said in the reader's language as the mail is drafted
         week.append({"number": season.number + 1, "game": title, "standings": lines, "owing": owing})
     return week
 
 
-def _digest_mail(rt: Runtime, club: Club, member: Member, week: list[dict[str, Any]]) -> OutboxMail:
-    kind = MailKind.CLUB_DIGEST
-    values = {"club": club.name}
-    return outbox_row(
-        rt,
-        kind,
-        {**values, "seasons": week, "link": f"{my_games_url(rt, member.email)}/club/{club.club_id}"},
-        game_id=None,
-        seat=None,
-        to_name=member.name,
-        to_email=member.email,
-        subject=kind.headline(values),
-        message_id=new_message_id(rt, f"club.{club.club_id}"),
-        thread_id=f"<club.{club.club_id}@{rt.settings['MAIL_DOMAIN']}>",
-        unsubscribe_url="",
-        language=club.language,
-    )
+def _digest_mail(
+    rt: Runtime,
+    session: Session,
+    club: Club,
+    member: Member,
+    week: list[dict[str, Any]],
+    talk: list[dict[str, str]],
+) -> OutboxMail:
+    values = {
+        "club": club.name,
+        "seasons": week,
+        "talk": talk,
+        "link": f"{my_games_url(rt, member.email)}/club/{club.club_id}",
+    }
+    language = member_language(session, club, member)
+    return club_mail(rt, club, MailKind.CLUB_DIGEST, values, (member.name, member.email), language, member)

@@ -27,6 +27,7 @@ TALKED = "ClubTalk"
 SEASON_PLANNED = "SeasonPlanned"
 TABLE_STARTED = "TableStarted"
 DIGEST_SENT = "ClubDigestSent"
+SETTINGS_CHOSEN = "MemberSettingsChosen"
 EVENT_VERSION = 1
 APPEND_TRIES = 3
 
@@ -44,13 +45,16 @@ class Standing(StrEnum):
 class Member:
     """A member as the log knows them: their number in the club, the name they are shown by, and
     their address (lower-cased; shown to nobody else), with the seq of their latest invitation (the
-    one their confirmation link names)."""
+    one their confirmation link names), and the settings they chose for the club's mail: its
+    language ("" for that of their games) and the weekly digest (None until they choose)."""
 
     number: int
     name: str
     email: str
     standing: Standing
     invited_seq: int
+    language: str = ""
+    digest: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class Club:
     seasons: tuple[Season, ...] = ()
     founded: datetime | None = None
     digested: datetime | None = None  # when the latest weekly digest went out
+    talk_digested: int = 0  # how many of the talk's messages went out in a digest already
 
     def member_of(self, email: str) -> Member | None:
         """The confirmed member with this address, if any."""
@@ -180,7 +185,10 @@ def _applied(club: Club, event: ClubEvent) -> Club:
     if event.type == TALKED:
         return replace(club, talk=(*club.talk, Talk(data["member"], data["text"], event.at)))
     if event.type == DIGEST_SENT:
-        return replace(club, digested=event.at)
+        return replace(club, digested=event.at, talk_digested=len(club.talk))
+    if event.type == SETTINGS_CHOSEN:
+        chosen = replace(club.members[data["member"]], language=data["language"], digest=data["digest"])
+        return _with_member(club, chosen)
     if event.type == SEASON_PLANNED:
         return replace(club, seasons=(*club.seasons, _season(len(club.seasons), data)))
     if event.type == TABLE_STARTED:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import secrets
 
-from flask_babel import force_locale
 from sqlmodel import Session, col, select
 
 from rules.messages import N_
@@ -29,11 +28,11 @@ from service.clubs.log import (
     load,
     read_club,
 )
+from service.clubs.readers import address_language, club_mail
 from service.clubs.seasons import member_gone
 from service.eventlog.models import ClubEventRecord, ClubRecord, OutboxMail
 from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from service.links import ClubLink, address_key
-from service.mail.drafting import new_message_id, outbox_row
 from service.mail.kinds import MailKind
 from service.play.names import label_refusal, look_alike_refusal, name_refusal
 from service.runtime import Runtime
@@ -96,7 +95,7 @@ def invite_member(rt: Runtime, club_id: str, host_email: str, name: object, emai
     cap of unasked mail). The member's number."""
     key = address_key(email)
 
-    def decide(_session: Session, club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
+    def decide(session: Session, club: Club) -> tuple[int, list[ClubEvent], list[OutboxMail]]:
         host = host_of(club, host_email)
         known = club.numbered(key)
         if known is not None and known.standing in ACTIVE:
@@ -109,31 +108,20 @@ def invite_member(rt: Runtime, club_id: str, host_email: str, name: object, emai
             INVITED, {"member": number, "name": invited_name, "email": key}, rt.clock.now(), key
         )
         link = ClubLink(club.club_id, number, club.version + 1)
-        return number, [event], [invitation_mail(rt, club, host.name, invited_name, email.strip(), link)]
+        language = address_language(session, club, key)
+        mail = invitation_mail(rt, club, host.name, (invited_name, email.strip()), link, language)
+        return number, [event], [mail]
 
     return in_club(rt, club_id, decide)
 
 
-def invitation_mail(rt: Runtime, club: Club, host: str, name: str, email: str, link: ClubLink) -> OutboxMail:
-    """The mail inviting an address to the club, in the club's language, with its confirming link."""
-    kind = MailKind.CLUB_INVITATION
-    values = {"name": host, "club": club.name}
-    message_id = new_message_id(rt, f"club.{club.club_id}")
-    with force_locale(club.language):
-        return outbox_row(
-            rt,
-            kind,
-            {**values, "link": rt.link(f"/club/join/{rt.signer.club_token(link)}")},
-            game_id=None,
-            seat=None,
-            to_name=name,
-            to_email=email,
-            subject=kind.headline(values),
-            message_id=message_id,
-            thread_id=f"<club.{club.club_id}@{rt.settings['MAIL_DOMAIN']}>",
-            unsubscribe_url="",
-            language=club.language,
-        )
+def invitation_mail(
+    rt: Runtime, club: Club, host: str, to: tuple[str, str], link: ClubLink, language: str
+) -> OutboxMail:
+    """The mail inviting an address (name, address) to the club, with its confirming link, in
+    `language` (the address's own when it plays here, else the club's)."""
+    values = {"name": host, "club": club.name, "link": rt.link(f"/club/join/{rt.signer.club_token(link)}")}
+    return club_mail(rt, club, MailKind.CLUB_INVITATION, values, to, language)
 
 
 def invitation(rt: Runtime, link: ClubLink) -> tuple[Club, Member]:

@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import force_locale
 from sqlmodel import Session, col, select
 
 from rules import GAMES, get_game
@@ -32,11 +31,12 @@ from service.clubs.log import (
     in_club,
     read_club,
 )
+from service.clubs.readers import club_mail, member_language
 from service.clubs.schedule import next_tables, season_tables
 from service.eventlog.models import ClubEventRecord, GameRecord, GameStatus, OutboxMail
 from service.eventlog.store import load_table
 from service.localtime import format_time
-from service.mail.drafting import my_games_url, new_message_id, outbox_row, player_url
+from service.mail.drafting import my_games_url, player_url
 from service.mail.kinds import MailKind
 from service.play.clocks import dues
 from service.play.hosting import GameSetup, SetupRefused, declare_forfeit, keep_seat, start_game
@@ -164,7 +164,7 @@ def _due_tables(
         running = Counter(p for i in running_tables(session, season) for p in season.tables[i])
         for index in next_tables(season.tables, set(season.started) | dropped, running, season.at_once):
             try:
-                game_id, invitations = start_game(rt, session, _setup(club, season, index))
+                game_id, invitations = start_game(rt, session, _setup(session, club, season, index))
             except SetupRefused as refusal:
                 raise ClubRefused(refusal.msgid, **refusal.params) from None
             data = {"season": number, "table": index, "game": game_id}
@@ -207,16 +207,17 @@ def player_name(club: Club, season: Season, player: Player) -> str:
     return BOT_NAME if len(bots) == 1 else f"{BOT_NAME} {bots.index(player) + 1}"
 
 
-def _setup(club: Club, season: Season, index: int) -> GameSetup:
-    """The game of a season's table: its members by name and address (the seat-keeper for one
-    gone), the bots, the club's host as its host, in the club's language."""
+def _setup(session: Session, club: Club, season: Season, index: int) -> GameSetup:
+    """The game of a season's table: its members by name and address, each reading it in their own
+    language (the seat-keeper for one gone), the bots, the club's host as its host, in the club's
+    language."""
     host = club.members[club.host]
     seats = []
     for p in season.tables[index]:
         player = season.players[p]
         if player.member is not None and _present(club, player):
             member = club.members[player.member]
-            seats.append(Seat(member.name, member.email))
+            seats.append(Seat(member.name, member.email, language=member_language(session, club, member)))
         elif player.member is not None:
             seats.append(Seat(f"{club.members[player.member].name} ({BOT_NAME})", "", bot=True))
         else:
@@ -283,7 +284,7 @@ def _play_bots(rt: Runtime, games: list[str]) -> None:
 def season_mails(rt: Runtime, session: Session, club: Club) -> list[OutboxMail]:
     """The mail telling each member taking part in the club's newest season that it starts: their
     tables started now, each with their seat's link and first deadline, and the club page's link;
-    in the club's language, in the club's thread."""
+    in the member's language, with their reply address to the club's talk, in the club's thread."""
     season = club.seasons[-1]
     mails = []
     for p, player in enumerate(season.players):
@@ -295,8 +296,15 @@ def season_mails(rt: Runtime, session: Session, club: Club) -> list[OutboxMail]:
             for i in sorted(season.started)
             if p in season.tables[i]
         ]
-        with force_locale(club.language):
-            mails.append(_season_mail(rt, club, member.name, member.email, len(club.seasons), tables))
+        values = {
+            "club": club.name,
+            "season": len(club.seasons),
+            "tables": tables,
+            "link": f"{my_games_url(rt, member.email)}/club/{club.club_id}",
+        }
+        language = member_language(session, club, member)
+        to = (member.name, member.email)
+        mails.append(club_mail(rt, club, MailKind.SEASON_STARTED, values, to, language, member))
     return mails
 
 
@@ -314,25 +322,3 @@ def _first_move(
         "link": player_url(rt, table, seat),
         "due": format_time(due, table.record.timezone) if due else None,
     }
-
-
-def _season_mail(
-    rt: Runtime, club: Club, name: str, email: str, number: int, tables: list[dict[str, Any]]
-) -> OutboxMail:
-    kind = MailKind.SEASON_STARTED
-    values = {"club": club.name, "season": number}
-    domain = rt.settings["MAIL_DOMAIN"]
-    return outbox_row(
-        rt,
-        kind,
-        {**values, "tables": tables, "link": f"{my_games_url(rt, email)}/club/{club.club_id}"},
-        game_id=None,
-        seat=None,
-        to_name=name,
-        to_email=email,
-        subject=kind.headline(values),
-        message_id=new_message_id(rt, f"club.{club.club_id}"),
-        thread_id=f"<club.{club.club_id}@{domain}>",
-        unsubscribe_url="",
-        language=club.language,
-    )

@@ -29,6 +29,18 @@ class TalkLine:
 
 
 @dataclass(frozen=True)
+class YourSettings:
+    """The member's own settings for the club's mail: its language ("" for that of their games) and
+    whether the weekly digest comes to them."""
+
+    language: str
+    digest: bool
+
+    def as_json(self) -> dict[str, object]:
+        return {"language": self.language, "digest": self.digest}
+
+
+@dataclass(frozen=True)
 class ClubView:
     """The club's page for the member `you`: plain values, names only."""
 
@@ -37,6 +49,7 @@ class ClubView:
     you: MemberLine
     members: tuple[MemberLine, ...]
     talk: tuple[TalkLine, ...]
+    settings: YourSettings
     seasons: tuple[SeasonView, ...] = ()
     ratings: tuple[RatingLine, ...] = ()
 
@@ -57,14 +70,20 @@ class ClubView:
             "talk": [{"name": t.name, "text": t.text, "at": t.at.isoformat()} for t in self.talk],
             "seasons": [season.as_json() for season in self.seasons],
             "ratings": [line.as_json() for line in self.ratings],
+            "settings": self.settings.as_json(),
         }
 
 
 def club_view(
-    club: Club, you: Member, seasons: tuple[SeasonView, ...] = (), ratings: tuple[RatingLine, ...] = ()
+    club: Club,
+    you: Member,
+    digest: bool,
+    seasons: tuple[SeasonView, ...] = (),
+    ratings: tuple[RatingLine, ...] = (),
 ) -> ClubView:
     """What the member `you` sees of the club: its members in the club now (invited or confirmed),
-    the talk, oldest first, its `seasons` and its `ratings`."""
+    the talk, oldest first, their settings (`digest`: whether the weekly digest comes to them), its
+    `seasons` and its `ratings`."""
     lines = tuple(
         MemberLine(m.number, m.name, m.standing, m.number == club.host, m.number == you.number)
         for m in club.members
@@ -73,4 +92,5 @@ def club_view(
     names = club.names()
     talk = tuple(TalkLine(names[t.member], t.text, as_utc(t.at)) for t in club.talk)
     you_line = lines[[m.number for m in lines].index(you.number)]
-    return ClubView(club.club_id, club.name, you_line, lines, talk, seasons, ratings)
+    settings = YourSettings(you.language, digest)
+    return ClubView(club.club_id, club.name, you_line, lines, talk, settings, seasons, ratings)

@@ -86,6 +86,16 @@ class SeatRecord(SQLModel, table=True):
     player's own settings."""
 
     __tablename__ = "seats"
+    # The seats in digest mode (the digest's query every minute): without it, PostgreSQL read every
+    # seat of every game to find the few.
+    __table_args__ = (
+        Index(
+            "ix_seats_digest",
+            "game_id",
+            postgresql_where=text("notify = 'digest'"),
+            sqlite_where=text("notify = 'digest'"),
+        ),
+    )
 
     game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
@@ -96,6 +106,8 @@ class SeatRecord(SQLModel, table=True):
     notify: str = Field(default=NotifyMode.TURN, max_length=16)
     timezone: str = Field(default="", max_length=64)  # IANA name for their pages; "" = the game's
     language: str = Field(default="", max_length=8)  # their pages' and mails' language; "" = the table's
+    # How the table's group chat calls the player (<@id>, @name), after their name there; "" = none.
+    mention: str = Field(default="", max_length=64)
     keeper: str = Field(default=SeatKeeper.PLAYER, max_length=16)
     # The level of the bot that plays the seat while the seat-keeper has it (bots.LEVELS); None is
     # the seat-keeper itself (every seat before levels, and what an absent level in the log means).
@@ -136,6 +148,18 @@ class EventRecord(SQLModel, table=True):
     # from the revealed seed (service/fairness.py) to show the deals were not tampered with.
     action: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     origin: str = Field(default=EventOrigin.PLAYER, max_length=16)
+
+
+class SnapshotRecord(SQLModel, table=True):
+    """A game's fold stored at one version (service/eventlog/snapshots.py): a disposable cache of its
+    log, one row per game, replaced as the log grows; never the truth."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
+    version: int  # the seq of the last event folded into it
+    format: int  # snapshots.FORMAT when it was written: another one is ignored
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # the state and who owes
 
 
 class CommandStatus(StrEnum):

@@ -1,14 +1,17 @@
 """The event store: a game's log loaded and folded, and appends guarded by the expected version.
 
 Folded states are immutable, so the newest state of recently used games is cached per process and
-only the events appended since are read and folded on the next load.
+only the events appended since are read and folded on the next load. A game the cache does not hold
+is folded on from its snapshot (service/eventlog/snapshots.py), and its log is read only when
+something asks for it (the replay, the pace, the record): a cold read costs the events since the
+snapshot, whatever the log's length.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -19,21 +22,8 @@ from sqlmodel import Session, col, func, select, update
 from rules import Game, get_game
 from rules.table import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
-
-
-@dataclass(frozen=True)
-class Owes:
-    """A seat owes a move since the event numbered `since_seq`, without a break (its turn clock runs
-    from there), with the host's latest more time for that move: `granted_days` from the event
-    numbered `granted_seq`."""
-
-    since_seq: int
-    granted_seq: int | None = None
-    granted_days: int = 0
-
-
-# Who owes a move: each seat the game waits on.
-Owing = Mapping[int, Owes]
+from service.eventlog.owing import Owes, Owing
+from service.eventlog.snapshots import SNAPSHOT_EVERY, Snapshot, read_snapshot, write_snapshot
 
 
 def fold_on(
@@ -82,21 +72,102 @@ class GameNotFound(LookupError):
 
 
 @dataclass(frozen=True)
+class EventLog:
+    """A game's events with who acted for each, how, when, and the action on the first event of each
+    move: five tuples in parallel, one entry per event."""
+
+    events: tuple[dict[str, Any], ...] = ()
+    actors: tuple[int | None, ...] = ()
+    origins: tuple[str, ...] = ()
+    times: tuple[datetime, ...] = ()
+    actions: tuple[dict[str, Any] | None, ...] = ()
+
+    def __add__(self, other: EventLog) -> EventLog:
+        return EventLog(
+            self.events + other.events,
+            self.actors + other.actors,
+            self.origins + other.origins,
+            self.times + other.times,
+            self.actions + other.actions,
+        )
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[EventRecord]) -> EventLog:
+        return cls(
+            tuple(event_from_row(row) for row in rows),
+            tuple(row.seat for row in rows),
+            tuple(row.origin for row in rows),
+            tuple(row.created_at for row in rows),
+            tuple(row.action for row in rows),
+        )
+
+
+class LazyLog:
+    """A table's log, read at its first use and kept (a page that needs only the state never reads
+    it)."""
+
+    def __init__(self, read: Callable[[], EventLog] | None = None, log: EventLog | None = None) -> None:
+        self._read = read
+        self._log = log
+
+    @classmethod
+    def known(cls, log: EventLog) -> LazyLog:
+        return cls(log=log)
+
+    @property
+    def loaded(self) -> EventLog | None:
+        """The log if it was read already."""
+        return self._log
+
+    def __call__(self) -> EventLog:
+        if self._log is None:
+            assert self._read is not None
+            self._log = self._read()
+            self._read = None
+        return self._log
+
+    def then(self, tail: EventLog) -> LazyLog:
+        """This log followed by `tail` (read when it is first used, if this one was not yet)."""
+        if self._log is not None:
+            return LazyLog.known(self._log + tail)
+        return LazyLog(lambda: self() + tail)
+
+
+@dataclass(frozen=True)
 class Table:
-    """A game as loaded: its record, seats, log (with who acted for each event, how, when, and the
-    action on the first event of each move) and folded state. `events`, `actors`, `origins`,
-    `times` and `actions` run in parallel, one entry per event."""
+    """A game as loaded: its record, seats, version and folded state, and its log (read when first
+    used: `events`, `actors`, `origins`, `times` and `actions`, one entry per event)."""
 
     record: GameRecord
     seats: tuple[SeatRecord, ...]
-    events: tuple[dict[str, Any], ...]
-    actors: tuple[int | None, ...]
-    origins: tuple[str, ...]
-    times: tuple[datetime, ...]
-    actions: tuple[dict[str, Any] | None, ...]
+    version: int  # the sequence number of the last event (events are numbered from 1)
     state: Any
     owing: Owing
     recent: tuple[Any, ...]  # the states after the latest events, oldest first (the last is `state`)
+    log: LazyLog
+    # The version of the stored snapshot this table was folded on from (0: none that decodes), None
+    # when it came from the per-process cache: then only a multiple of SNAPSHOT_EVERY writes one.
+    snapshot_version: int | None = None
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]:
+        return self.log().events
+
+    @property
+    def actors(self) -> tuple[int | None, ...]:
+        return self.log().actors
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        return self.log().origins
+
+    @property
+    def times(self) -> tuple[datetime, ...]:
+        return self.log().times
+
+    @property
+    def actions(self) -> tuple[dict[str, Any] | None, ...]:
+        return self.log().actions
 
     @property
     def game_id(self) -> str:
@@ -105,11 +176,6 @@ class Table:
     @property
     def rules(self) -> Game[Any]:
         return get_game(self.record.game)
-
-    @property
-    def version(self) -> int:
-        """The sequence number of the last event (events are numbered from 1)."""
-        return len(self.events)
 
     @property
     def names(self) -> list[str]:
@@ -132,7 +198,7 @@ class Table:
     @property
     def finished_at(self) -> datetime | None:
         """When the event that ended the game was appended (None while it runs)."""
-        return None if self.active or not self.times else self.times[-1]
+        return None if self.active or not self.version else self.times[-1]
 
     def state_at(self, version: int) -> Any:
         """The state after the event numbered `version` (1..version): kept if recent, else folded."""
@@ -158,36 +224,37 @@ class Table:
             self.rules, self.state, self.owing, self.recent, events, self.version + 1
         )
         count = len(events)
+        tail = EventLog(
+            tuple(events),
+            (seat,) * count,
+            (origin,) * count,
+            (now,) * count,
+            (action,) + (None,) * (count - 1),
+        )
         return replace(
             self,
-            events=self.events + tuple(events),
-            actors=self.actors + (seat,) * count,
-            origins=self.origins + (origin,) * count,
-            times=self.times + (now,) * count,
-            actions=self.actions + (action,) + (None,) * (count - 1),
+            version=self.version + count,
             state=state,
             owing=owing,
             recent=recent,
+            log=self.log.then(tail),
         )
 
 
 @dataclass(frozen=True)
 class _Folded:
-    events: tuple[dict[str, Any], ...]
-    actors: tuple[int | None, ...]
-    origins: tuple[str, ...]
-    times: tuple[datetime, ...]
-    actions: tuple[dict[str, Any] | None, ...]
+    version: int
     state: Any
     owing: Owing
     recent: tuple[Any, ...]
+    log: EventLog | None  # None: not read (a cold read from a snapshot)
 
 
 class Logged(Protocol):
-    """Something folded from a game's log (a state with its log, or a replay)."""
+    """Something folded from a game's log (a state, or a replay), up to a version."""
 
     @property
-    def events(self) -> tuple[dict[str, Any], ...]: ...
+    def version(self) -> int: ...
 
 
 F = TypeVar("F", bound=Logged)
@@ -212,7 +279,7 @@ class FoldCache(Generic[F]):
     def put(self, game_id: str, item: F) -> None:
         with self._lock:
             current = self._items.get(game_id)
-            if current is None or len(current.events) <= len(item.events):
+            if current is None or current.version <= item.version:
                 self._items[game_id] = item
                 self._items.move_to_end(game_id)
             while len(self._items) > self._size:
@@ -237,50 +304,93 @@ def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[Sea
     return rows[0][0], [seat for _, seat in rows if seat is not None]
 
 
-def load_table(session: Session, game_id: str, cache: FoldCache[_Folded] | None = None) -> Table:
-    """A game with its whole log folded (only the new tail when the cache holds an earlier fold, and
-    no read of events when it holds the whole log)."""
+def load_table(
+    session: Session,
+    game_id: str,
+    cache: FoldCache[_Folded] | None = None,
+    *,
+    read_log: Callable[[int], EventLog] | None = None,
+    snapshots: bool = True,
+) -> Table:
+    """A game folded to its newest event: on from the cache's fold (reading only the new tail, and no
+    event when it holds the whole log), else on from its stored snapshot (unless `snapshots` is off:
+    the fold of the whole log, trusting no cache). Its log is read when first used, by `read_log`
+    (up to a version; by default in `session`)."""
     record, seats = game_and_seats(session, game_id)
+    rules = get_game(record.game)
     folded = cache.get(game_id) if cache else None
-    since = len(folded.events) if folded else 0
+    snapshot_version: int | None = None
+    if folded is None:
+        snapshot = read_snapshot(session, game_id) if snapshots else None
+        snapshot_version = snapshot.version if snapshot else 0
+        folded = _from_snapshot(snapshot) if snapshot else _Folded(0, None, {}, (), EventLog())
     rows: Sequence[EventRecord] = ()
-    if folded is None or since != record.version:
+    if folded.version != record.version or not snapshots:
         rows = session.exec(
             select(EventRecord)
-            .where(EventRecord.game_id == game_id, EventRecord.seq > since)
+            .where(EventRecord.game_id == game_id, EventRecord.seq > folded.version)
             .order_by(col(EventRecord.seq))
         ).all()
-    rules = get_game(record.game)
-    new_events = [event_from_row(row) for row in rows]
-    if folded is None or (rows and rows[0].seq != since + 1):
-        folded = _Folded((), (), (), (), (), None, {}, ())
+    if rows and rows[0].seq != folded.version + 1:  # the cache holds a fold of another log
+        return load_table(session, game_id, None, read_log=read_log, snapshots=snapshots)
+    tail = EventLog.of_rows(rows)
     state, owing, recent = fold_keeping(
-        rules, folded.state, folded.owing, folded.recent, new_events, len(folded.events) + 1
+        rules, folded.state, folded.owing, folded.recent, list(tail.events), folded.version + 1
     )
-    folded = _Folded(
-        folded.events + tuple(new_events),
-        folded.actors + tuple(row.seat for row in rows),
-        folded.origins + tuple(row.origin for row in rows),
-        folded.times + tuple(row.created_at for row in rows),
-        folded.actions + tuple(row.action for row in rows),
-        state,
-        owing,
-        recent,
-    )
-    if cache is not None and new_events:
+    version = folded.version + len(rows)
+    log = folded.log + tail if folded.log is not None else None
+    folded = _Folded(version, state, owing, recent, log)
+    if cache is not None and (rows or snapshot_version is not None):
         cache.put(game_id, folded)
-    return Table(
-        record,
-        tuple(seats),
-        folded.events,
-        folded.actors,
-        folded.origins,
-        folded.times,
-        folded.actions,
-        folded.state,
-        folded.owing,
-        folded.recent,
-    )
+    if log is not None:
+        lazy = LazyLog.known(log)
+    else:
+        reader = read_log or _reader(session, game_id)
+        lazy = LazyLog(_kept(lambda: reader(version), cache, game_id, folded))
+    return Table(record, tuple(seats), version, state, owing, recent, lazy, snapshot_version)
+
+
+def _from_snapshot(snapshot: Snapshot) -> _Folded:
+    """The fold a snapshot holds (its log not read)."""
+    return _Folded(snapshot.version, snapshot.state, snapshot.owing, (snapshot.state,), None)
+
+
+def _kept(
+    read: Callable[[], EventLog], cache: FoldCache[_Folded] | None, game_id: str, folded: _Folded
+) -> Callable[[], EventLog]:
+    """`read`, whose log the cache keeps with the fold once it is read (the next page reads none)."""
+
+    def reading() -> EventLog:
+        log = read()
+        if cache is not None:
+            cache.put(game_id, replace(folded, log=log))
+        return log
+
+    return reading
+
+
+def _reader(session: Session, game_id: str) -> Callable[[int], EventLog]:
+    """How a table loaded in `session` reads its log later: in the session's transaction while it
+    has one (a writer's unit of work), else in a session of its own, closed at once: reusing a
+    closed session would begin a transaction that nobody ends, holding its connection and locks."""
+
+    def read(upto: int) -> EventLog:
+        if session.in_transaction():
+            return read_events(session, game_id, upto)
+        with Session(session.get_bind()) as own:
+            return read_events(own, game_id, upto)
+
+    return read
+
+
+def read_events(session: Session, game_id: str, upto: int) -> EventLog:
+    """A game's log up to the event numbered `upto`."""
+    rows = session.exec(
+        select(EventRecord)
+        .where(EventRecord.game_id == game_id, EventRecord.seq <= upto)
+        .order_by(col(EventRecord.seq))
+    ).all()
+    return EventLog.of_rows(rows)
 
 
 def current_version(session: Session, game_id: str) -> int:
@@ -341,9 +451,24 @@ def append_move(
     now: datetime,
 ) -> Table:
     """Append one move's events after the table's version (`seat` None: a decision of the game or
-    its host); the table after them."""
+    its host); the table after them. A snapshot is stored with them when the log passes a multiple
+    of SNAPSHOT_EVERY, or lies that far past the snapshot the table was folded on from."""
     append_events(session, table.game_id, table.version, events, seat, action, origin, now=now)
-    return table.extended(events, seat, action, origin, now)
+    after = table.extended(events, seat, action, origin, now)
+    return keep_snapshot(session, after) if snapshot_due(table, after) else after
+
+
+def snapshot_due(before: Table, after: Table) -> bool:
+    """Whether the append that made `after` of `before` stores a snapshot."""
+    if after.version // SNAPSHOT_EVERY > before.version // SNAPSHOT_EVERY:
+        return True
+    return after.snapshot_version is not None and after.version - after.snapshot_version >= SNAPSHOT_EVERY
+
+
+def keep_snapshot(session: Session, table: Table) -> Table:
+    """Store the table's fold as the game's snapshot, in `session`'s transaction."""
+    write_snapshot(session, table.game_id, Snapshot(table.version, table.state, table.owing))
+    return replace(table, snapshot_version=table.version)
 
 
 def status_of(rules: Game[Any], state: Any) -> GameStatus:

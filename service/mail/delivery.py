@@ -19,8 +19,8 @@ from email import quoprimime
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage
 from email.policy import EmailPolicy, Policy
-from email.utils import format_datetime, formataddr, parseaddr
-from functools import cache, partial
+from email.utils import format_datetime, formataddr
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
@@ -49,9 +49,9 @@ class MailPolicy(EmailPolicy):
     """Folds headers at 76 columns, so that every RFC 2047 encoded-word (a Japanese subject, a name)
     stays within the 75 characters RFC 2047 allows, but leaves URL headers whole.
 
-    A value that goes out exactly as given (ASCII, on one line that fits) is kept as that text: the
-    header registry's parse and re-fold of it (most of a message's headers) would only give it back,
-    and cost most of the time it takes to build a message."""
+    A value that goes out exactly as given (ASCII, on one line that fits) is kept as that text, and
+    written as that text: the header registry's parse and re-fold of it (most of a message's
+    headers) would only give it back, and cost most of the time it takes to build a message."""
 
     def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
         if isinstance(value, str) and _as_given(name, value, self.max_line_length):
@@ -59,36 +59,46 @@ class MailPolicy(EmailPolicy):
         return super().header_store_parse(name, value)
 
     def fold(self, name: str, value: Any) -> str:
-        if name.lower() in UNFOLDED:
+        if name.lower() in UNFOLDED or _fits(name, str(value), self.max_line_length):
             return f"{name}: {value}{self.linesep}"
         folded: str = super().fold(name, value)
         return folded
 
     def fold_binary(self, name: str, value: Any) -> bytes:
-        if name.lower() in UNFOLDED:
+        if name.lower() in UNFOLDED or _fits(name, str(value), self.max_line_length):
             return self.fold(name, value).encode("ascii")
         return super().fold_binary(name, value)
 
 
+def _fits(name: str, value: str, width: int | None) -> bool:
+    """Whether a header's value goes out as it is: ASCII, one line, within `width`."""
+    return value.isascii() and value.isprintable() and len(name) + 2 + len(value) <= (width or 998)
+
+
 def _as_given(name: str, value: str, width: int | None) -> bool:
-    """Whether a header's value needs no encoding and no folding: ASCII, one line, within `width`,
-    and not one the `email` package reads back while building (Content-*: kept parsed, else it
-    would parse it again at each reading)."""
-    return (
-        value.isascii()
-        and value.isprintable()
-        and len(name) + 2 + len(value) <= (width or 998)
-        and not name.lower().startswith("content-")
-    )
+    """Whether a header's value can be kept as the text given: it fits (`_fits`), and it is not
+    one the `email` package reads back while building (Content-*: kept parsed, else it would
+    parse it again at each reading)."""
+    return _fits(name, value, width) and not name.lower().startswith("content-")
 
 
 class HeaderClasses(HeaderRegistry):
     """The header registry, making each header's class once (the standard one makes a new class for
-    every header it parses)."""
+    every header it parses), and each header parsed from a text once: a message's MIME headers are
+    the same in every message, and a header object is never changed."""
 
     @cache  # noqa: B019 - one registry for the life of the process
     def __getitem__(self, name: str) -> type[BaseHeader]:
         return super().__getitem__(name)
+
+    def __call__(self, name: str, value: Any) -> BaseHeader:
+        if isinstance(value, str):
+            return self._parsed(name, value)
+        return super().__call__(name, value)
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one registry for the life of the process
+    def _parsed(self, name: str, value: str) -> BaseHeader:
+        return super().__call__(name, value)
 
 
 MAIL_POLICY = MailPolicy(max_line_length=76, linesep="\r\n", header_factory=HeaderClasses())
@@ -191,7 +201,7 @@ def encoded(rt: Runtime, mail: OutboxMail, eight_bit: bool) -> tuple[bytes, list
     """The message's bytes as they go on the wire (DKIM-signed when a key is set) and the MAIL FROM
     options they need (8BITMIME for 8-bit content)."""
     data = build_message(rt, mail, eight_bit).as_bytes()
-    key = DkimKey.of(rt.settings, parseaddr(rt.settings["MAIL_FROM"])[1].rpartition("@")[2])
+    key = DkimKey.of(rt.settings)
     if key is not None:
         data = sign(data, key)
     return data, ["BODY=8BITMIME"] if eight_bit and not data.isascii() else []
@@ -208,7 +218,7 @@ def to_header(name: str, email: str) -> Address:
 
 def hand_over(rt: Runtime, relay: Relay, mail: OutboxMail) -> None:
     """Hand one row's message to the relay on the kept connection."""
-    relay.send(return_path(rt, mail), [mail.to_email], partial(_wire_form, rt, mail))
+    relay.send(return_path(rt, mail), mail.to_email, partial(_wire_form, rt, mail))
 
 
 def _wire_form(rt: Runtime, mail: OutboxMail, session: smtplib.SMTP) -> tuple[bytes, list[str]]:

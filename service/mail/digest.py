@@ -19,6 +19,7 @@ from flask_babel import force_locale, ngettext
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from service.eventlog.models import DigestRecord, GameRecord, GameStatus, NotifyMode, OutboxMail, SeatRecord
 from service.eventlog.store import Table, load_table
@@ -64,17 +65,23 @@ def address_zone(seats: list[tuple[SeatRecord, str]]) -> ZoneInfo:
     return ZoneInfo(chosen or seats[0][1])
 
 
+def digest_seats() -> Select[SeatRecord, str]:
+    """The seats in digest mode in running games, newest game first, each with its game's zone (read
+    through the partial index ix_seats_digest, not every seat)."""
+    return (
+        select(SeatRecord, GameRecord.timezone)
+        .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
+        .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
+        .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
+    )
+
+
 def due_digests(rt: Runtime) -> list[DueDigest]:
     """Addresses with a seat in digest mode in a running game, past DIGEST_HOUR of their local day,
     whose digest for that day (or a later one, after a change of zone) is not written yet."""
     now = rt.clock.now()
     with Session(rt.engine) as session:
-        seats = session.exec(
-            select(SeatRecord, GameRecord.timezone)
-            .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
-            .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
-            .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
-        ).all()
+        seats = session.exec(digest_seats()).all()
         by_address: dict[str, list[tuple[SeatRecord, str]]] = {}
         for seat, game_zone in seats:
             by_address.setdefault(seat.email.strip().lower(), []).append((seat, game_zone))
@@ -210,13 +217,7 @@ def first_digest(rt: Runtime, session: Session, table: Table, seat: int, was: st
 def _digest_seats(session: Session, email: str) -> list[tuple[SeatRecord, str]]:
     """The address's seats in digest mode in running games, newest game first, each with its game's
     zone."""
-    rows = session.exec(
-        select(SeatRecord, GameRecord.timezone)
-        .join(GameRecord, col(GameRecord.id) == col(SeatRecord.game_id))
-        .where(col(SeatRecord.notify) == NotifyMode.DIGEST, col(GameRecord.status) == GameStatus.ACTIVE)
-        .where(func.lower(func.trim(SeatRecord.email)) == email)
-        .order_by(col(GameRecord.created_at).desc(), col(GameRecord.id), col(SeatRecord.seat))
-    ).all()
+    rows = session.exec(digest_seats().where(func.lower(func.trim(SeatRecord.email)) == email)).all()
     return [(seat, zone) for seat, zone in rows]
 
 

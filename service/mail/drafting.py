@@ -36,6 +36,7 @@ from service.eventlog.store import Table
 from service.i18n import DEFAULT_LANGUAGE, say
 from service.links import (
     AddressLink,
+    ClubReader,
     GameLink,
     MailReader,
     PlayerLink,
@@ -131,7 +132,7 @@ def my_games_url(rt: Runtime, email: str) -> str:
     return rt.link(f"/my/{rt.signer.address_token(link)}")
 
 
-def unsubscribe_url(rt: Runtime, reader: MailReader) -> str:
+def unsubscribe_url(rt: Runtime, reader: MailReader | ClubReader) -> str:
     """The absolute unsubscribe link of a mail to `reader`."""
     return rt.link(f"/unsubscribe/{rt.signer.unsubscribe_token(reader)}")
 
@@ -361,12 +362,9 @@ def mails_after_move(
     seat-keeper plays for is never asked to move."""
     if after.result is not None:
         return game_over_mails(rt, after, after.result)
-    rules = after.rules
     new = range(before.version, after.version)
-    moved = {after.actors[i] for i in new}
     auto_played = {after.actors[i] for i in new if after.origins[i] == EventOrigin.AUTO}
-    waiting_before = rules.to_act(before.state)
-    owing = {s for s in rules.to_act(after.state) if s not in waiting_before or s in moved}
+    owing = newly_owing(before, after)
     reported = bool({after.events[i]["type"] for i in new} & entry(after.record.game).report_events)
     mails: list[OutboxMail | None] = []
     for seat in mailed_seats(after):
@@ -385,6 +383,14 @@ def mails_after_move(
         due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
         mails.append(draft_mail(rt, after, kind, seat.seat, context, due))
     return drafted(*mails)
+
+
+def newly_owing(before: Table, after: Table) -> set[int]:
+    """The seats that owe a move after the moves from `before` to `after` and did not before (or
+    that moved meanwhile): each is asked for it once."""
+    moved = {after.actors[i] for i in range(before.version, after.version)}
+    waiting_before = before.rules.to_act(before.state)
+    return {s for s in after.rules.to_act(after.state) if s not in waiting_before or s in moved}
 
 
 def game_over_mails(rt: Runtime, table: Table, result: dict[str, Any]) -> list[OutboxMail]:

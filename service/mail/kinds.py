@@ -55,6 +55,7 @@ class MailKind(StrEnum):
     UNREACHABLE = "unreachable"
     COMPLAINT = "complaint"
     CHANNEL_PAUSED = "channel_paused"
+    CHANNEL_GONE = "channel_gone"
     CLUB_INVITATION = "club_invitation"
     SEASON_STARTED = "season_started"
     CLUB_DIGEST = "club_digest"
@@ -149,6 +150,7 @@ HEADLINES: dict[MailKind, LazyString] = {
     MailKind.UNREACHABLE: _l("Mail to %(name)s is not arriving"),
     MailKind.COMPLAINT: _l("%(name)s marked the game's mail as spam"),
     MailKind.CHANNEL_PAUSED: _l("Your notices to %(name)s are paused"),
+    MailKind.CHANNEL_GONE: _l("Your notices to %(name)s stopped"),
     MailKind.CLUB_INVITATION: _l("%(name)s invites you to the club %(club)s"),
     MailKind.SEASON_STARTED: _l("Season %(season)s of %(club)s starts"),
     MailKind.CLUB_DIGEST: _l("The week at %(club)s"),
@@ -204,6 +206,7 @@ ESSENTIAL = frozenset(
         MailKind.UNREACHABLE,
         MailKind.COMPLAINT,
         MailKind.CHANNEL_PAUSED,
+        MailKind.CHANNEL_GONE,
         MailKind.CLUB_INVITATION,
         MailKind.SEASON_STARTED,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +41,15 @@ class DkimKey:
     private_key: bytes  # PEM
 
     @classmethod
-    def of(cls, settings: dict[str, Any], domain: str) -> DkimKey | None:
-        """The configured key (DKIM_PRIVATE_KEY: a PEM file's path or the PEM itself), or None."""
+    def of(cls, settings: dict[str, Any]) -> DkimKey | None:
+        """The configured key (DKIM_PRIVATE_KEY: a PEM file's path or the PEM itself) for
+        DKIM_DOMAIN, else for the domain of MAIL_FROM; or None."""
         key, selector = settings.get("DKIM_PRIVATE_KEY"), settings.get("DKIM_SELECTOR")
         if not key or not selector:
             return None
         pem = key.encode() if "-----BEGIN" in key else Path(key).read_bytes()
-        return cls(selector, settings.get("DKIM_DOMAIN") or domain, pem)
+        domain = settings.get("DKIM_DOMAIN") or parseaddr(settings["MAIL_FROM"])[1].rpartition("@")[2]
+        return cls(selector, domain, pem)
 
 
 def sign(message: bytes, key: DkimKey) -> bytes:

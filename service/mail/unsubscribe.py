@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select, update
 
 from service.eventlog.models import DigestRecord, NotifyMode, OutboxMail, SeatRecord
 from service.eventlog.store import Table
-from service.links import DigestLink, GameLink, LinkError, MailReader
+from service.links import ClubReader, DigestLink, GameLink, LinkError, MailReader
 from service.reading import game_title
 from service.runtime import Runtime
 
@@ -23,14 +23,17 @@ from service.runtime import Runtime
 class Subscription:
     """The mails an unsubscribe link is about, as its page tells them."""
 
-    reader: MailReader
+    reader: MailReader | ClubReader
     email: str
-    title: str  # the game's title; "" for the daily digest
+    title: str  # the game's title, or the club's name; "" for the daily digest
     on: bool  # whether those mails still go
 
     @property
     def kind(self) -> str:
-        """What the page tells about: "seat", "host" or "digest"."""
+        """What the page tells about: "seat", "host", "digest" or "club" (its weekly digest, stopped
+        by `service/clubs/settings.py`)."""
+        if isinstance(self.reader, ClubReader):
+            return "club"
         if isinstance(self.reader, DigestLink):
             return "digest"
         return "host" if isinstance(self.reader, GameLink) else "seat"

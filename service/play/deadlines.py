@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from service.eventlog.store import Owing
+from service.eventlog.owing import Owing
 from service.play.time_control import TimeControl
 
 Interval = tuple[datetime, datetime]

@@ -56,6 +56,7 @@ class Player:
     email: str
     bot: bool = False  # a seat the seat-keeper plays from the start (no email)
     level: str = KEEPER  # the bot's level (rules.table.BOT_LEVELS) in such a seat
+    language: str = ""  # the player's own language for their pages and mails ("": the table's)
 
 
 def seat_keeper(name: str, number: int, of: int, level: str = KEEPER) -> Player:
@@ -235,6 +236,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
             email="" if p.bot else p.email,
             keeper=SeatKeeper.BOT if p.bot else SeatKeeper.PLAYER,
             bot_level=p.level if p.bot and p.level != KEEPER else None,
+            language=p.language,
         )
         for n, p in enumerate(players)
     ]
@@ -367,7 +369,7 @@ def replace_player(rt: Runtime, game_id: str, seat: int, player: Player) -> None
         record.name, record.email = player.name, player.email
         record.key_version += 1  # every link of the seat so far is revoked
         record.notify, record.timezone, record.auto_play = NotifyMode.TURN, "", True  # the new player's
-        record.language = ""  # the table's, until the new player chooses
+        record.language, record.mention = "", ""  # the table's, no mention, until the new player chooses
         master.session.add(record)
         settled = master.settle()
         invited = draft_mail(rt, settled, MailKind.TAKEN_OVER, seat, _taken_over(rt, settled, seat, replaced))

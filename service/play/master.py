@@ -146,7 +146,7 @@ class Master:
         mails = mails_after_move(self.rt, before, after, due, told)
         if skip is not None:  # (the host's mails have no seat)
             mails = [mail for mail in mails if mail.seat != skip]
-        mails += notices_after(self.rt, self.session, before, after, mails)
+        mails += notices_after(self.rt, self.session, before, after, due)
         self.session.add_all(mails)
         mailed = {mail.seat for mail in mails}
         for seat, rows in notes.items():

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import GameRecord, GameStatus, OutboxMail
-from service.eventlog.store import Table, load_table
+from service.eventlog.store import Table, keep_snapshot, load_table
 from service.play.projections import rebuild
 from service.runtime import Runtime
 
@@ -40,7 +40,9 @@ def rebuild_games(rt: Runtime, game_ids: Iterable[str] = ()) -> list[Repair]:
 
 
 def _rebuild(rt: Runtime, session: Session, cached: Table) -> tuple[Repair | None, list[OutboxMail]]:
-    table = load_table(session, cached.game_id)  # the whole log: the row's version is not trusted
+    # The whole log: neither the row's version nor the snapshot is trusted, and the snapshot is
+    # written again from it.
+    table = keep_snapshot(session, load_table(session, cached.game_id, snapshots=False))
     was = GameStatus(table.record.status)
     changed = rebuild(session, table, rt.clock.now())
     return (Repair(table.game_id, was, table.status) if changed else None), []

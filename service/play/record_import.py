@@ -9,7 +9,7 @@ import secrets
 from sqlmodel import Session
 
 from service.eventlog.models import GameRecord, SeatKeeper, SeatRecord
-from service.eventlog.store import append_events, load_table
+from service.eventlog.store import append_events, keep_snapshot, load_table
 from service.play.projections import rebuild
 from service.replay.game_record import read_record
 from service.runtime import Runtime
@@ -40,6 +40,6 @@ def import_record(rt: Runtime, raw: bytes) -> str:
         for index, event in enumerate(log.events):
             actor, action, origin = log.actors[index], log.actions[index], log.origins[index]
             append_events(session, game_id, index, [event], actor, action, origin, now=log.times[index])
-        rebuild(session, load_table(session, game_id), rt.clock.now())
+        rebuild(session, keep_snapshot(session, load_table(session, game_id)), rt.clock.now())
         session.commit()
     return game_id

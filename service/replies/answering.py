@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
@@ -254,10 +255,16 @@ def _talk_of_reply(table: Table, seat: int, text: str) -> Word | None:
 
 
 def _without_our_lines(rt: Runtime, game_id: str, seat: int, text: str) -> str:
-    """A reply's text without a run of lines from our own recent mails to the seat: a quote without
-    marks or header (a hand listed in it is neither a move nor talk). A line or two copied from our
-    mail stay: a mail's example of a reply ("Opening lead: Star 9 Blue") is meant to be sent back."""
-    sent = _lines_we_sent(rt, game_id, seat)
+    """A reply's text without a run of lines from our own recent mails to the seat (see
+    `without_lines_sent`)."""
+    return without_lines_sent(text, _lines_we_sent(rt, game_id, seat))
+
+
+def without_lines_sent(text: str, sent: set[str]) -> str:
+    """A reply's text without a run of lines from our mails (`sent`, by `sent_lines`): a quote
+    without marks or header (a hand listed in it is neither a move nor talk). A line or two copied
+    from our mail stay: a mail's example of a reply ("Opening lead: Star 9 Blue") is meant to be
+    sent back."""
     kept: list[str] = []
     run: list[str] = []  # our mail's lines (and blank ones) read in a row
     for line in text.splitlines():
@@ -281,8 +288,7 @@ def _line_key(line: str) -> str:
 
 
 def _lines_we_sent(rt: Runtime, game_id: str, seat: int) -> set[str]:
-    """The lines of our recent mails to the seat (longer than a word or two): a reply quoting one
-    without "> " marks quotes these."""
+    """The lines of our recent mails to the seat: a reply quoting one without "> " marks quotes these."""
     with Session(rt.engine) as session:
         bodies = session.exec(
             select(OutboxMail.text_body)
@@ -290,6 +296,11 @@ def _lines_we_sent(rt: Runtime, game_id: str, seat: int) -> set[str]:
             .order_by(col(OutboxMail.id).desc())
             .limit(SENT_LINES_MAILS)
         ).all()
+    return sent_lines(bodies)
+
+
+def sent_lines(bodies: Sequence[str]) -> set[str]:
+    """The lines of these mails of ours (longer than a word or two), as `without_lines_sent` knows them."""
     return {key for body in bodies for key in map(_line_key, body.splitlines()) if len(key) >= 8}
 
 

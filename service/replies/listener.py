@@ -20,6 +20,7 @@ from imap_tools import AND, MailBox, MailMessageFlags
 
 from service.replies.answering import receive_reply
 from service.replies.bounces import bounce_tokens, receive_bounce
+from service.replies.club_replies import club_reply_link, receive_club_reply
 from service.replies.intake import MAX_MAIL_BYTES
 from service.replies.reply_text import reply_tokens
 from service.runtime import Runtime
@@ -78,9 +79,12 @@ class ReplyHandler:
 
 def receive_mail(rt: Runtime, raw: bytes, recipients: list[str]) -> None:
     """Hand a received mail to its reader: a mail at a return path to the report reader, which never
-    answers (so nothing sent to a `bounce+` address can start a loop), any other to the reply path."""
+    answers (so nothing sent to a `bounce+` address can start a loop), one at a member's reply
+    address to their club to the club's talk (never answered either), any other to the reply path."""
     if bounce_tokens(recipients):
         receive_bounce(rt, raw, recipients)
+    elif club_reply_link(rt, recipients) is not None:
+        receive_club_reply(rt, raw, recipients)
     else:
         receive_reply(rt, raw, recipients)
 

@@ -12,6 +12,7 @@ from kombu import Queue
 from kombu.exceptions import OperationalError
 
 from service.runtime import Runtime, runtime
+from service.tasks.broker import PromptAMQP
 from service.tasks.decided_word import Decisions, RedisListener
 from service.tasks.recovery import dispatch_pending
 
@@ -45,7 +46,7 @@ def init_celery(app: Flask) -> Celery:
                 return self.run(*args, **kwargs)
 
     redis_url = app.config["PBEM"]["REDIS_URL"]
-    celery = Celery(app.import_name, task_cls=FlaskTask)
+    celery = Celery(app.import_name, task_cls=FlaskTask, amqp=PromptAMQP)
     celery.conf.update(
         broker_url=redis_url or "memory://",
         result_backend=None,
@@ -69,7 +70,8 @@ def init_celery(app: Flask) -> Celery:
             "ack_emulation": False,
             "socket_connect_timeout": PUBLISH_CONNECT_SECONDS,
         },
-        # Workers and beat wait for the broker to come back, however long it is away, rather than exit.
+        # Workers and beat wait for the broker to come back, however long it is away, rather than exit,
+        # trying again every second at most (PromptAMQP).
         broker_connection_retry_on_startup=True,
         broker_connection_retry=True,
         broker_connection_max_retries=None,

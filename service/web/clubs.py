@@ -28,10 +28,12 @@ from service.clubs.members import (
     remove_member,
 )
 from service.clubs.ratings import club_ratings, rating_lines
+from service.clubs.readers import wants_digest
 from service.clubs.seasons import MAX_AT_ONCE, SeasonPlan, plan_season
+from service.clubs.settings import choose_settings
 from service.clubs.standings import season_views
 from service.clubs.view import ClubView, club_view
-from service.i18n import say
+from service.i18n import LANGUAGES, say
 from service.links import AddressLink, ClubLink, LinkError, address_key, issued_at
 from service.play.time_control import MOVE_DAYS
 from service.runtime import runtime
@@ -66,7 +68,9 @@ def member_view(token: str, club_id: str) -> ClubView:
     club, member = membership(token, club_id)
     rt = runtime()
     ratings = tuple(rating_lines(club, club_ratings(rt, club)))
-    return club_view(club, member, tuple(season_views(rt, club, member.number)), ratings)
+    with Session(rt.engine) as session:
+        digest = wants_digest(session, member)
+    return club_view(club, member, digest, tuple(season_views(rt, club, member.number)), ratings)
 
 
 def not_yours() -> str:
@@ -116,6 +120,7 @@ def page(token: str, club_id: str) -> str:
         move_days=MOVE_DAYS,
         bot_levels=BOT_LEVELS,
         at_once=range(1, MAX_AT_ONCE + 1),
+        languages=LANGUAGES,
     )
 
 
@@ -187,6 +192,14 @@ def talk(token: str, club_id: str) -> Response:
     email = member_email(token, club_id)
     refused(lambda: say_to_club(runtime(), club_id, email, text))
     return back_to(token, club_id, _("Your message was added to the club's talk."))
+
+
+@blueprint.post("/my/<token>/club/<club_id>/settings")
+def settings(token: str, club_id: str) -> Response:
+    email = member_email(token, club_id)
+    language, digest = request.form.get("language"), request.form.get("digest")
+    refused(lambda: choose_settings(runtime(), club_id, email, language, digest))
+    return back_to(token, club_id, _("Your settings for the club's mail are saved."))
 
 
 def invited(token: str) -> ClubLink:

@@ -217,6 +217,24 @@ class ChannelRequest(BaseModel):
     url: StrictStr = Field(max_length=2000)
 
 
+class PushKeys(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    p256dh: StrictStr = Field(max_length=200, description="the browser's P-256 public key, base64url")
+    auth: StrictStr = Field(max_length=100, description="the browser's 16-byte secret, base64url")
+
+
+class PushRequest(BaseModel):
+    """A browser's Web Push subscription, as `PushSubscription.toJSON()` gives it, subscribed with
+    the service's VAPID public key (the seat page's "notify me on this device" does it all). Each
+    notice then arrives encrypted (aes128gcm) as the webhook's JSON, with the seat's own link as `url`.
+    Its endpoint is kept as a secret; a push service answering 404 or 410 ends the channel."""
+
+    model_config = ConfigDict(extra="forbid")
+    endpoint: StrictStr = Field(max_length=2000)
+    expirationTime: float | None = None  # the browser's own name for it
+    keys: PushKeys
+
+
 class ChannelAnswer(BaseModel):
     """One of the seat's channels as its owner sees it: never its address; a webhook's signing key."""
 
@@ -228,4 +246,21 @@ class ChannelAnswer(BaseModel):
 
 
 class ChannelsAnswer(BaseModel):
+    """The seat's channels, and its mention in the table's group channel ("" for none)."""
+
     channels: list[ChannelAnswer]
+    mention: str
+
+
+class MentionRequest(BaseModel):
+    """How the table's group chat calls the seat's player, added after their name in its notices:
+    one person's mention as the chat app writes it (`<@123456789012345678>` on Discord, `<@U024BE7LH>`
+    on Slack, `@bo` or `@bo:matrix.org`); "" for none. Mass mentions (`@everyone`, `@here`,
+    `<!channel>`, a role) and any other text are refused with 422."""
+
+    model_config = ConfigDict(extra="forbid")
+    mention: StrictStr = Field(max_length=200)
+
+
+class MentionAnswer(BaseModel):
+    mention: str

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 
 from service.eventlog.models import InboundStatus, OutboxMail
 from service.replies.answering import receive_reply
+from service.replies.club_replies import club_reply_link, receive_club_reply
 from service.replies.reply_text import MAX_TEXT
 from service.runtime import runtime
 from service.web.inputs import sql_int
@@ -102,8 +103,11 @@ def reply(mail_id: int) -> Response:
         mail = session.get(OutboxMail, mail_id)
     if mail is None or not mail.reply_to:
         abort(404, _("There is no such mail to reply to."))
-    outcome = receive_reply(runtime(), reply_message(mail, text).as_bytes(), [mail.reply_to])
-    flash(str(REPLY_OUTCOMES[outcome.status]))
+    rt, raw = runtime(), reply_message(mail, text).as_bytes()
+    if club_reply_link(rt, [mail.reply_to]) is not None:  # a club mail: the reply is club talk
+        flash(str(CLUB_REPLY_OUTCOMES[receive_club_reply(rt, raw, [mail.reply_to]).status]))
+    else:
+        flash(str(REPLY_OUTCOMES[receive_reply(rt, raw, [mail.reply_to]).status]))
     return redirect(url_for("outbox.index", to=mail.to_email), 303)
 
 
@@ -127,4 +131,9 @@ REPLY_OUTCOMES = {
     ),
     InboundStatus.LIMITED: _l("Too many replies from this seat in the last hour; this one was not read."),
     InboundStatus.TALKED: _l("Your reply was added to the table talk; the answer is in the outbox."),
+}
+# A reply to a club mail is never answered (service/replies/club_replies.py): said here instead.
+CLUB_REPLY_OUTCOMES = {
+    InboundStatus.TALKED: _l("Your reply was added to the club's talk."),
+    InboundStatus.IGNORED: _l("That reply was not read, so nothing was said to the club."),
 }

@@ -16,6 +16,7 @@ from rules import IllegalAction
 from rules.messages import N_
 from service.catalog import entry
 from service.channels.seats import seat_channels
+from service.channels.vapid import public_key
 from service.i18n import say
 from service.move_words import move_label
 from service.play.addresses import correct_address
@@ -101,6 +102,8 @@ def render_seat_page(
             ticks=tick_marks(page["view"], ticked),
             channels=seat_channels(rt, table, access.seat),
             channel_error=channel_error,
+            mention=table.seats[access.seat].mention,
+            push_key=public_key(rt.settings),
         ),
         status,
     )

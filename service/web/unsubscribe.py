@@ -9,8 +9,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask_babel import gettext as _
 
+from service.clubs.log import ClubNotFound
+from service.clubs.settings import club_subscription, stop_digest
 from service.eventlog.store import GameNotFound
-from service.links import LinkError
+from service.links import ClubReader, LinkError
 from service.mail.unsubscribe import Subscription, subscription, unsubscribe
 from service.runtime import runtime
 from service.web.access import link_refusal
@@ -23,11 +25,16 @@ def _subscription(token: str) -> Subscription:
     """What the token's link is about; 403/404 with a clear message for a bad link."""
     rt = runtime()
     try:
-        return subscription(rt, rt.signer.read_unsubscribe(token))
+        reader = rt.signer.read_unsubscribe(token)
+        if isinstance(reader, ClubReader):
+            return club_subscription(rt, reader)
+        return subscription(rt, reader)
     except LinkError as error:
         abort(403, link_refusal(error.reason))
     except GameNotFound:
         abort(404, _("There is no such game."))
+    except ClubNotFound:
+        abort(404, _("There is no such club."))
 
 
 @blueprint.get("/unsubscribe/<token>")
@@ -41,5 +48,8 @@ def confirm(token: str) -> str:
 @unsubscribe_limit
 def stop(token: str) -> str:
     found = _subscription(token)
-    unsubscribe(runtime(), found.reader)
+    if isinstance(found.reader, ClubReader):
+        stop_digest(runtime(), found.reader)
+    else:
+        unsubscribe(runtime(), found.reader)
     return render_template("unsubscribe.html", sub=found, token=token, done=True, title=_("Unsubscribed"))

@@ -1,12 +1,16 @@
 """Faults under play: PostgreSQL restarted (at once, and down for several seconds), Redis restarted,
-the SMTP server down and the move worker killed, while real Celery workers (one for moves, one for
-mail and periodic work, as the Procfile splits them) and beat play games through the JSON API, on
-servers this test starts itself on spare ports. No request may answer 500 (a 503 carries
-Retry-After), the workers and beat stay up (the killed worker is started again, as its supervisor
-would), every game finishes, each mail goes out once (twice at most once per fault), and no move
-waits longer than the fault near it plus 5 s, nor a move far from every fault 1 s, give or take a
-margin for a busy CI machine. The table of moves over budget per kind of fault is printed;
-PBEM_FAULT_ROUNDS=N repeats the faults N times for a longer run."""
+the SMTP server down, the move worker killed whole and one of its pool children killed under a move,
+while real Celery workers (a prefork one for moves, one for mail and periodic work, as the Procfile
+splits them) and beat play games through the JSON API, on servers this test starts itself on spare
+ports. No request may answer 500 (a 503 carries Retry-After), the workers and beat stay up (the
+killed worker is started again, as its supervisor would), every game finishes, each mail goes out
+once (twice at most once per fault), and no move waits longer than the fault near it plus 5 s, nor
+a move far from every fault 1 s, give or take a margin for a busy CI machine. The table of moves
+over budget per kind of fault is printed.
+
+A longer run outside CI: PBEM_FAULT_ROUNDS=N repeats the faults at least N times,
+PBEM_FAULT_GAMES=N plays at least N games (the faults go on round after round until they are
+played), PBEM_FAULT_TABLES=N plays N games at once."""
 
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ from service.eventlog.models import CommandRecord, CommandStatus, MailStatus, Ou
 from service.mail.delivery import lease_seconds
 from service.play.hosting import Player, create_game
 from tests.conftest import app_config
+from tests.faults.pool_children import child_in_transaction
 from tests.faults.servers import OwnPostgres, OwnRedis
 from tests.helpers import mails, play_path
 from tests.service.play import choose
@@ -51,9 +56,11 @@ from tests.worker_process import (
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-EMAILS = ["ann@example.org", "bo@example.org"]
-KINDS = ("postgres", "redis", "smtp", "postgres_long", "worker")
+KINDS = ("postgres", "redis", "smtp", "postgres_long", "worker", "pool_child")
 ROUNDS = int(os.environ.get("PBEM_FAULT_ROUNDS", "1"))
+GAMES = int(os.environ.get("PBEM_FAULT_GAMES", "1"))
+TABLES = int(os.environ.get("PBEM_FAULT_TABLES", "1"))
+MOVE_CHILDREN = 2  # the prefork move worker's pool children
 FAULT_GAP_SECONDS = 6.0  # more than NEAR_SECONDS: each move is judged by one fault
 LONG_RESTART_SECONDS = 6.0  # PostgreSQL down this long: well past a single quick retry
 REDIS_DOWN_SECONDS = 4.0
@@ -100,13 +107,20 @@ class Tally:
     moves_unavailable: int = 0  # POSTs of a move answered 503
     unavailable_without_retry_after: int = 0
     moves: list[Move] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # the tables play at once
 
-    def answer(self, response: TestResponse) -> TestResponse:
-        self.requests += 1
-        self.codes[response.status_code] += 1
-        if response.status_code == 503 and "Retry-After" not in response.headers:
-            self.unavailable_without_retry_after += 1
+    def answer(self, response: TestResponse, move: bool = False) -> TestResponse:
+        with self.lock:
+            self.requests += 1
+            self.codes[response.status_code] += 1
+            if response.status_code == 503:
+                self.moves_unavailable += move
+                self.unavailable_without_retry_after += "Retry-After" not in response.headers
         return response
+
+    def moved(self, move: Move) -> None:
+        with self.lock:
+            self.moves.append(move)
 
 
 class Players:
@@ -142,11 +156,10 @@ class Players:
         """Send a move until it is answered, then follow it until it is decided."""
         start = time.monotonic()
         while True:
-            response = self.tally.answer(self.client.post("/api" + link, json=move))
+            response = self.tally.answer(self.client.post("/api" + link, json=move), move=True)
             if response.status_code != 503:
                 break
-            self.tally.moves_unavailable += 1  # not stored: sending it again is safe
-            time.sleep(0.3)
+            time.sleep(0.3)  # not stored: sending it again is safe
         assert response.status_code in (200, 202, 409, 422), response.get_data(as_text=True)
         answer = response.get_json()
         if answer["command"] is None or answer["status"] == "earlier_pending":
@@ -154,11 +167,47 @@ class Players:
         while answer["status"] == "pending":
             time.sleep(0.05)
             answer = self.get(f"/api{link}/commands/{answer['command']}")[1]
-        self.tally.moves.append(Move(start, time.monotonic()))
+        self.tally.moved(Move(start, time.monotonic()))
+
+
+class Tables:
+    """Games played at once, each by its own pair of players, until the faults are over."""
+
+    def __init__(self, app: Flask, tally: Tally) -> None:
+        self.app, self.tally = app, tally
+        self.finished = 0
+        self.errors: list[BaseException] = []
+        self.lock = threading.Lock()  # one game created at a time: its invitations are the newest mails
+
+    def play(self, faults: threading.Thread) -> None:
+        tables = [threading.Thread(target=self._table, args=(faults, table)) for table in range(TABLES)]
+        for table in tables:
+            table.start()
+        for table in tables:
+            table.join()
+        if self.errors:
+            raise self.errors[0]
+
+    def _table(self, faults: threading.Thread, table: int) -> None:
+        try:
+            with self.app.app_context():
+                players = Players(self.app.test_client(), self.tally, random.Random(13 + table))
+                played = 0
+                while (faults.is_alive() or played == 0) and not self.errors:
+                    with self.lock:
+                        links = new_game_patiently(self.app, 1000 * table + played)
+                    players.play(links)
+                    played += 1
+                    with self.lock:
+                        self.finished += 1
+        except BaseException as error:
+            self.errors.append(error)
 
 
 class MoveWorker:
-    """The worker of the moves queue, which a fault kills (SIGKILL) and its supervisor starts again."""
+    """The worker of the moves queue, prefork as the Procfile runs it, which faults kill: whole
+    (SIGKILL to its process group; its supervisor starts it again) or one pool child under a move
+    (the worker starts another child itself)."""
 
     def __init__(self, settings: dict[str, Any], logs: Path) -> None:
         self.settings, self.logs, self.starts = settings, logs, 0
@@ -167,16 +216,22 @@ class MoveWorker:
     def _start(self) -> subprocess.Popen:
         self.starts += 1
         log = self.logs / f"moves-worker-{self.starts}.log"
-        return start_celery(self.settings, log, worker_arguments(4, "moves"), WORKER_READY)
+        arguments = worker_arguments(MOVE_CHILDREN, "moves", pool="prefork")
+        return start_celery(self.settings, log, arguments, WORKER_READY, own_group=True)
 
-    def kill_and_restart(self, engine: Engine) -> None:
-        """Killed while it plays a move (one is pending), then started again."""
-        deadline = time.monotonic() + 10
-        while not pending_command(engine) and time.monotonic() < deadline:
-            time.sleep(0.002)
-        self.process.send_signal(signal.SIGKILL)
+    def kill_and_restart(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         self.process = self._start()
+
+    def child_under_move(self, engine: Engine) -> int:
+        """A pool child inside a transaction while a move is still pending (not yet committed: a
+        child caught after its move's commit would cost that move nothing), once one is."""
+        deadline = time.monotonic() + 30
+        while (child := child_in_transaction(self.process.pid, engine)) is None or not pending(engine):
+            assert time.monotonic() < deadline, "no pool child was seen playing a move"
+            time.sleep(0.001)
+        return child
 
     def log_text(self) -> str:
         return "".join(log.read_text() for log in sorted(self.logs.glob("moves-worker-*.log")))
@@ -195,7 +250,15 @@ class Stage:
 
     def inject(self, kind: str) -> None:
         start = time.monotonic()
-        if kind == "postgres":
+        if kind == "worker":
+            await_pending_command(self.engine)
+            start = time.monotonic()
+            self.worker.kill_and_restart()
+        elif kind == "pool_child":
+            child = self.worker.child_under_move(self.engine)
+            start = time.monotonic()
+            os.kill(child, signal.SIGKILL)
+        elif kind == "postgres":
             self.postgres.restart()
         elif kind == "postgres_long":
             self.postgres.restart(pause=LONG_RESTART_SECONDS)
@@ -206,15 +269,16 @@ class Stage:
             with hanging_server(self.smtp.port):
                 time.sleep(SMTP_DOWN_SECONDS)
             self.smtp.start()
-        else:
-            self.worker.kill_and_restart(self.engine)
         self.faults.append(Fault(kind, start, time.monotonic()))
 
-    def run(self) -> None:
-        for _ in range(ROUNDS):
+    def run(self, tables: Tables) -> None:
+        """Round after round of every fault, at least ROUNDS and until GAMES games are played."""
+        rounds = 0
+        while (rounds < ROUNDS or tables.finished < GAMES) and not tables.errors:
             for kind in KINDS:
                 time.sleep(FAULT_GAP_SECONDS)
                 self.inject(kind)
+            rounds += 1
 
 
 @contextmanager
@@ -227,21 +291,32 @@ def hanging_server(port: int) -> Iterator[None]:
         yield
 
 
-def pending_command(engine: Engine) -> bool:
+def pending(engine: Engine) -> bool:
+    """Whether a move is pending (being played)."""
     with Session(engine) as session:
         found = select(CommandRecord.id).where(CommandRecord.status == CommandStatus.PENDING).limit(1)
         return session.exec(found).first() is not None
 
 
+def await_pending_command(engine: Engine) -> None:
+    """Until a move is pending (being played), for at most 10 s."""
+    deadline = time.monotonic() + 10
+    while not pending(engine) and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
 def new_game(app: Flask, seed: int) -> list[str]:
+    """A game whose players and host have addresses of its own: a long run's games to the same
+    addresses would pass the daily cap on mails to one address, and those mails are never sent."""
+    emails = [f"ann.{seed}@example.org", f"bo.{seed}@example.org"]
     create_game(
         app.extensions["pbem"],
         "red_black",
-        [Player("Ann", EMAILS[0]), Player("Bo", EMAILS[1])],
-        Player("Host", "host@example.org"),
+        [Player("Ann", emails[0]), Player("Bo", emails[1])],
+        Player("Host", f"host.{seed}@example.org"),
         seed=seed,
     )
-    return [play_path(mails(app, to=e, kind="invitation")[-1]) for e in EMAILS]
+    return [play_path(mails(app, to=e, kind="invitation")[-1]) for e in emails]
 
 
 def test_faults_under_play_cost_moves_seconds_and_lose_nothing(
@@ -260,6 +335,7 @@ def test_faults_under_play_cost_moves_seconds_and_lose_nothing(
         MAIL_MAX_BACKOFF_SECONDS=5,  # a mail that failed during an outage is tried again within the test
     )
     tally = Tally()
+    load = os.getloadavg()
     with (
         worker_process(settings, tmp_path / "mail-worker.log", queues="mail,periodic") as mail_worker,
         beat_process(settings, tmp_path / "beat.log", tmp_path / "beat-schedule") as beat,
@@ -269,15 +345,21 @@ def test_faults_under_play_cost_moves_seconds_and_lose_nothing(
             postgres, broker, smtp_sink, MoveWorker(settings, tmp_path), app.extensions["pbem"].engine
         )
         try:
-            with app.app_context():
-                players = Players(app.test_client(), tally, random.Random(13))
-                faults = threading.Thread(target=stage.run)
-                faults.start()
-                games = 0
-                while faults.is_alive() or games == 0:  # games go on until every fault happened
-                    players.play(new_game_patiently(app, games))
-                    games += 1
+            tables = Tables(app, tally)
+            faults = threading.Thread(target=stage.run, args=(tables,))
+            faults.start()
+            try:
+                tables.play(faults)  # games go on until every fault happened
+            finally:
                 faults.join()
+            print(
+                f"\nfault run: {len(stage.faults)} faults, {tables.finished} games ({TABLES} at once), "
+                f"{len(tally.moves)} moves, {tally.requests} requests, codes {dict(tally.codes)}, "
+                f"moves answered 503 {tally.moves_unavailable}, "
+                f"load average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end\n"
+                f"{budget_table(tally.moves, stage.faults)}"
+            )
+            with app.app_context():
                 wait_for_every_mail(app)
                 rows = read_outbox(app)
             alive = {
@@ -289,14 +371,14 @@ def test_faults_under_play_cost_moves_seconds_and_lose_nothing(
         finally:
             stop(stage.worker.process)
     received = Counter(message["Message-ID"] for message in smtp_sink.collector.messages)
+    children_lost = stage.worker.log_text().count("exited with 'signal 9 (SIGKILL)'")
     duplicates = sum(count - 1 for count in received.values())
-    print(
-        f"\nfault run: {len(stage.faults)} faults, {games} games, {len(tally.moves)} moves, "
-        f"{tally.requests} requests, codes {dict(tally.codes)}, "
-        f"moves answered 503 {tally.moves_unavailable}, alive {alive}, "
-        f"{len(rows)} mails, {duplicates} duplicates\n{budget_table(tally.moves, stage.faults)}"
-    )
-    assert [fault.kind for fault in stage.faults] == list(KINDS) * ROUNDS
+    print(f"alive {alive}, {len(rows)} mails, {duplicates} duplicates, pool children lost {children_lost}")
+    rounds = len(stage.faults) // len(KINDS)
+    assert [fault.kind for fault in stage.faults] == list(KINDS) * rounds
+    assert rounds >= ROUNDS and tables.finished >= GAMES
+    # each pool child killed was seen lost by its worker, which played its move again
+    assert children_lost == rounds
     assert all(alive.values()), alive
     logs = stage.worker.log_text() + (tmp_path / "mail-worker.log").read_text()
     assert "Unrecoverable error" not in logs
@@ -353,10 +435,14 @@ def read_outbox(app: Flask) -> list[OutboxMail]:
 def wait_for_every_mail(app: Flask) -> None:
     """Until every mail is sent: a mail whose worker lost the database between leasing and sending
     it waits out its lease (then the sweep sends it). A lease may be taken while the workers'
-    connections are still coming back after the last fault, so the wait is two leases long."""
-    deadline = time.monotonic() + 2 * lease_seconds(app.extensions["pbem"]) + 60
+    connections are still coming back after the last fault, so the wait is two leases long from the
+    last mail sent (a long run leaves a backlog that the mail worker is still sending)."""
+    patience = 2 * lease_seconds(app.extensions["pbem"]) + 60
+    deadline, left = time.monotonic() + patience, None
     while unsent := [
         (row.kind, row.status, row.last_error) for row in read_outbox(app) if row.status != MailStatus.SENT
     ]:
-        assert time.monotonic() < deadline, f"some mail was never sent: {unsent}"
+        if len(unsent) != left:
+            deadline, left = time.monotonic() + patience, len(unsent)
+        assert time.monotonic() < deadline, f"some mail was never sent: {unsent[:20]}"
         time.sleep(0.5)

@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from rules.messages import plain
 from rules.red_black import card_name
 from service.eventlog.models import DigestRecord
-from service.mail.digest import draft_digest, due_digests, send_due_digests
+from service.mail.digest import digest_seats, draft_digest, due_digests, send_due_digests
 from service.play.hosting import Player, create_game
 from service.runtime import Runtime
 from tests.helpers import SteppingClock, mails, play_path
@@ -201,3 +202,38 @@ def test_the_settings_say_when_the_first_digest_comes(app: Flask, client: FlaskC
     link = game_with_ann(app, client, "Bo")
     page = client.get(link).get_data(as_text=True)
     assert "chosen after 07:00, a first digest comes at once" in page
+
+
+def test_the_digest_reads_the_seats_in_digest_mode_through_their_index(pg_app: Flask) -> None:
+    """Among 12,000 seats of which a dozen are in digest mode, the digest's query reads those alone
+    (a scan of every seat each minute was 165 ms at 100,000 games)."""
+    engine = pg_app.extensions["pbem"].engine
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, game, options, status, host_name, host_email, host_key_version,"
+                " created_at, seed_salt, public_replay, watch_key_version, host_notify, move_days,"
+                " weekend_pause, timezone, timeout, vacation_days, language, replies_from_any,"
+                " host_unreachable_reason, version)"
+                " SELECT 'g' || n, 'red_black', '{}', 'active', 'Host', 'host@example.org', 1, now(), '',"
+                " false, 1, true, 0, false, 'UTC', 'bot', 14, '', false, '', 2"
+                " FROM generate_series(1, 3000) AS n"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO seats (game_id, seat, name, email, key_version, auto_play, notify, timezone,"
+                " language, keeper, unreachable_reason)"
+                " SELECT 'g' || n, s, 'P', 'p' || n || '@example.org', 1, true,"
+                " CASE WHEN n % 250 = 0 THEN 'digest' ELSE 'turn' END, '', '', 'player', ''"
+                " FROM generate_series(1, 3000) AS n, generate_series(0, 3) AS s"
+            )
+        )
+        conn.execute(text("ANALYZE games"))
+        conn.execute(text("ANALYZE seats"))
+    query = digest_seats().compile(engine, compile_kwargs={"literal_binds": True})
+    with engine.connect() as conn:
+        plan = "\n".join(row[0] for row in conn.execute(text(f"EXPLAIN {query}")))
+        found = conn.execute(digest_seats()).all()
+    assert "ix_seats_digest" in plan, plan
+    assert len(found) == 12 * 4

@@ -6,6 +6,7 @@ short encoded-words, and the headers of an automatic mail (RFC 3834, RFC 2919)."
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,10 +17,12 @@ from sqlmodel import Session
 
 from service import create_app
 from service.eventlog.models import MailStatus, OutboxMail
+from service.mail import relay
 from service.mail.delivery import deliver
 from service.mail.kinds import MailKind
 from service.mail.signing import dns_record, new_key
 from service.play.hosting import Player, create_game
+from service.runtime import Runtime
 from tests.conftest import app_config
 from tests.helpers import mails
 from tests.smtp_sink import SmtpSink
@@ -125,6 +128,16 @@ def test_a_games_real_mails_verify_in_both_languages(signing_app: Flask, smtp_si
     assert not dkim.verify(tampered, dnsfunc=published)
 
 
+def a_game(rt: Runtime) -> None:
+    """A game made, and its three mails sent: the two invitations and the host's."""
+    create_game(rt, "red_black", [Player("Ann", "a@x.org"), Player("Bo", "b@x.org")], Player("H", "h@x.org"))
+
+
+def sent_at_first_attempt(app: Flask) -> bool:
+    """Whether every mail went out at its first attempt (none waited out a backoff)."""
+    return all(m.status == MailStatus.SENT and m.attempts == 1 and not m.last_error for m in mails(app))
+
+
 def test_a_burst_of_mail_costs_one_handshake_and_a_dead_connection_is_replaced(
     tmp_path: Path, smtp_sink: SmtpSink
 ) -> None:
@@ -132,18 +145,51 @@ def test_a_burst_of_mail_costs_one_handshake_and_a_dead_connection_is_replaced(
     with app.app_context():
         rt = app.extensions["pbem"]
         for _ in range(3):
-            create_game(
-                rt, "red_black", [Player("Ann", "a@x.org"), Player("Bo", "b@x.org")], Player("H", "h@x.org")
-            )
+            a_game(rt)
         assert len(smtp_sink.collector.received) == 9
         assert {r.connection for r in smtp_sink.collector.received} == {1}
         smtp_sink.stop()  # the relay goes away (a restart, an idle timeout): the kept session is dead
         smtp_sink.start()
-        create_game(
-            rt, "red_black", [Player("Ann", "a@x.org"), Player("Bo", "b@x.org")], Player("H", "h@x.org")
-        )
-    assert {m.status for m in mails(app)} == {MailStatus.SENT}
+        a_game(rt)
+    assert sent_at_first_attempt(app)  # the dead session cost no mail a retry later
     assert [r.connection for r in smtp_sink.collector.received[9:]] == [2, 2, 2]
+
+
+def test_a_session_used_a_moment_ago_is_not_probed_and_an_idle_one_is(
+    tmp_path: Path, smtp_sink: SmtpSink
+) -> None:
+    app = wire_app(tmp_path, smtp_sink)
+    with app.app_context():
+        rt = app.extensions["pbem"]
+        a_game(rt)
+        assert smtp_sink.collector.noops == 0  # a burst: no round trip but the mail's own
+        time.sleep(relay.PROBE_AFTER_SECONDS + 0.2)
+        a_game(rt)
+        assert smtp_sink.collector.noops == 1  # the idle session was asked once, then the burst went on
+    assert sent_at_first_attempt(app)
+    assert {r.connection for r in smtp_sink.collector.received} == {1}
+
+
+def test_a_session_the_relay_closed_while_idle_is_replaced_and_the_mail_sent_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        relay, "PROBE_AFTER_SECONDS", 60
+    )  # no NOOP finds it closed: the mail's MAIL FROM does
+    sink = SmtpSink(idle_timeout=0.5)
+    sink.start()
+    try:
+        app = wire_app(tmp_path, sink)
+        with app.app_context():
+            rt = app.extensions["pbem"]
+            a_game(rt)
+            time.sleep(1)  # the relay closes the idle session
+            a_game(rt)
+    finally:
+        sink.stop()
+    assert sent_at_first_attempt(app)
+    assert [r.connection for r in sink.collector.received] == [1, 1, 1, 2, 2, 2]
+    assert sink.collector.noops == 0
 
 
 def encoded_words(raw: bytes) -> list[bytes]:
