@@ -32,7 +32,15 @@ from service.mail.kinds import MailKind
 from service.play.ahead import AheadRefused, set_queue
 from service.play.moves import MoveStatus, submit_move
 from service.play.table_talk import TalkRefused, Word, cleaned, say_at_table
-from service.replies.intake import claimed, from_forged, headers_only, query_safe, unreadable
+from service.replies.intake import (
+    claimed,
+    from_forged,
+    headers_only,
+    query_safe,
+    released,
+    settled,
+    unreadable,
+)
 from service.replies.move_reader import (
     AheadReading,
     ReplyReading,
@@ -82,9 +90,9 @@ def receive_reply(rt: Runtime, raw: bytes, recipients: list[str] | None = None) 
     try:
         outcome = _answer(rt, mail, message_id, link, problem)
     except BaseException:  # released, so that the sender's server may deliver it again
-        _release(rt, claimed)
+        released(rt.engine, claimed)
         raise
-    _settle(rt, claimed, outcome)
+    settled(rt.engine, claimed, outcome.status, outcome.command_id)
     return outcome
 
 
@@ -124,25 +132,6 @@ def _record(rt: Runtime, message_id: str, link: ReplyLink | None, status: Inboun
         )
         with suppress(IntegrityError):  # read before: already kept
             session.commit()
-
-
-def _release(rt: Runtime, row_id: int) -> None:
-    """Forget a mail whose reading failed midway (its effects are idempotent: a move is stored once
-    per seat and step), so that it is read again when delivered again."""
-    with suppress(Exception), Session(rt.engine) as session:  # the database may be what failed
-        row = session.get(InboundMail, row_id)
-        if row is not None and row.status == InboundStatus.RECEIVED:
-            session.delete(row)
-            session.commit()
-
-
-def _settle(rt: Runtime, row_id: int, outcome: InboundOutcome) -> None:
-    with Session(rt.engine) as session:
-        row = session.get(InboundMail, row_id)
-        assert row is not None
-        row.status, row.command_id = outcome.status, outcome.command_id
-        session.add(row)
-        session.commit()
 
 
 def _replies_last_hour(rt: Runtime, link: ReplyLink) -> int:

@@ -14,7 +14,6 @@ import hashlib
 import logging
 import re
 from collections import Counter
-from contextlib import suppress
 from dataclasses import dataclass
 from email.message import Message
 
@@ -24,7 +23,7 @@ from sqlmodel import Session, col, select
 from service.eventlog.models import BounceKind, BounceRecord, InboundMail, InboundStatus, OutboxMail
 from service.links import BounceLink, LinkError, day_number
 from service.mail.unreachable import Failure, Outcome, record_failure
-from service.replies.intake import claimed, query_safe, unreadable
+from service.replies.intake import claimed, query_safe, released, settled, unreadable
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -190,9 +189,9 @@ def receive_bounce(rt: Runtime, raw: bytes, recipients: list[str]) -> BounceOutc
     try:
         outcome = _read(rt, raw, recipients)
     except BaseException:
-        _release(rt, row_id)
+        released(rt.engine, row_id)
         raise
-    _settle(rt, row_id, outcome)
+    settled(rt.engine, row_id, outcome.status)
     if outcome.status == InboundStatus.DROPPED:
         _dropped(message_id, outcome.why)
     return outcome
@@ -279,24 +278,6 @@ def _dropped(message_id: str, why: str) -> BounceOutcome:
     DROPPED[why] += 1
     log.warning("report %s dropped: %s", message_id, why)
     return BounceOutcome(InboundStatus.DROPPED, why)
-
-
-def _settle(rt: Runtime, row_id: int, outcome: BounceOutcome) -> None:
-    with Session(rt.engine) as session:
-        row = session.get(InboundMail, row_id)
-        assert row is not None
-        row.status = outcome.status
-        session.add(row)
-        session.commit()
-
-
-def _release(rt: Runtime, row_id: int) -> None:
-    """Forget a report whose reading failed midway, so that it is read when delivered again."""
-    with suppress(Exception), Session(rt.engine) as session:
-        row = session.get(InboundMail, row_id)
-        if row is not None:
-            session.delete(row)
-            session.commit()
 
 
 def dropped_count(rt: Runtime) -> int:

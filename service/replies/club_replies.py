@@ -26,7 +26,15 @@ from service.clubs.log import Club, ClubNotFound, ClubRefused, Member, Standing,
 from service.eventlog.models import InboundMail, InboundStatus, OutboxMail
 from service.links import ClubReplyLink, LinkError, day_number
 from service.replies.answering import SENT_LINES_MAILS, sent_lines, without_lines_sent
-from service.replies.intake import claimed, from_forged, headers_only, query_safe, unreadable
+from service.replies.intake import (
+    claimed,
+    from_forged,
+    headers_only,
+    query_safe,
+    released,
+    settled,
+    unreadable,
+)
 from service.replies.reply_text import ReplyMail, read_reply_mail, reply_tokens
 from service.runtime import Runtime
 
@@ -68,9 +76,9 @@ def receive_club_reply(rt: Runtime, raw: bytes, recipients: list[str]) -> ClubRe
     try:
         why = _said(rt, raw, mail, readable=problem is None)
     except BaseException:  # released, so that the sender's server may deliver it again
-        _release(rt, row_id)
+        released(rt.engine, row_id)
         raise
-    _settle(rt, row_id, InboundStatus.IGNORED if why else InboundStatus.TALKED)
+    settled(rt.engine, row_id, InboundStatus.IGNORED if why else InboundStatus.TALKED)
     return _dropped(message_id, why) if why else ClubReplyOutcome(InboundStatus.TALKED)
 
 
@@ -125,21 +133,3 @@ def _dropped(message_id: str, why: str) -> ClubReplyOutcome:
     DROPPED[why] += 1
     log.warning("club reply %s dropped: %s", message_id, why)
     return ClubReplyOutcome(InboundStatus.IGNORED, why)
-
-
-def _settle(rt: Runtime, row_id: int, status: InboundStatus) -> None:
-    with Session(rt.engine) as session:
-        row = session.get(InboundMail, row_id)
-        assert row is not None
-        row.status = status
-        session.add(row)
-        session.commit()
-
-
-def _release(rt: Runtime, row_id: int) -> None:
-    """Forget a mail whose reading failed midway, so that it is read when delivered again."""
-    with suppress(Exception), Session(rt.engine) as session:  # the database may be what failed
-        row = session.get(InboundMail, row_id)
-        if row is not None:
-            session.delete(row)
-            session.commit()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import email.policy
 import re
 import unicodedata
+from contextlib import suppress
 from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 
@@ -17,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from rules.messages import N_, Message
-from service.eventlog.models import InboundMail
+from service.eventlog.models import InboundMail, InboundStatus
 
 MAX_MAIL_BYTES = 256 * 1024  # the one limit: the listener refuses larger mail, the reply path reads the rest
 # Containers (multipart or message/* parts) a mail may have: a reply has one or two. Python's parser
@@ -106,3 +107,25 @@ def claimed(engine: Engine, row: InboundMail) -> int | None:
         except IntegrityError:
             return None
     return row.id
+
+
+def settled(engine: Engine, row_id: int, status: InboundStatus, command_id: int | None = None) -> None:
+    """A received mail's row marked with what became of it (and the command it stored, if any)."""
+    with Session(engine) as session:
+        row = session.get(InboundMail, row_id)
+        assert row is not None
+        row.status = status
+        if command_id is not None:
+            row.command_id = command_id
+        session.add(row)
+        session.commit()
+
+
+def released(engine: Engine, row_id: int) -> None:
+    """Forget a mail whose reading failed midway (its effects are idempotent), so that it is read
+    again when delivered again."""
+    with suppress(Exception), Session(engine) as session:  # the database may be what failed
+        row = session.get(InboundMail, row_id)
+        if row is not None and row.status == InboundStatus.RECEIVED:
+            session.delete(row)
+            session.commit()

@@ -43,7 +43,7 @@ def seat_add(token: str) -> ResponseReturnValue:
     except ChannelRefused as refusal:
         return render_seat_page(access, status=422, channel_error=say(refusal.message))
     flash(_("%(channel)s was added: send it a test ping to see it work.", channel=view.label))
-    return redirect(url_for("play.page", token=token) + "#channels", 303)
+    return _to_channels("play.page", token)
 
 
 @blueprint.post("/play/<token>/channels/push")
@@ -57,7 +57,7 @@ def seat_push(token: str) -> ResponseReturnValue:
     except ChannelRefused as refusal:
         return render_seat_page(access, status=422, channel_error=say(refusal.message))
     flash(_("This device will be notified: send it a test ping to see it work."))
-    return redirect(url_for("play.page", token=token) + "#channels", 303)
+    return _to_channels("play.page", token)
 
 
 @blueprint.post("/play/<token>/channels/<int:channel_id>/remove")
@@ -67,7 +67,7 @@ def seat_remove(token: str, channel_id: int) -> Response:
     if not remove_channel(rt, access.table.game_id, access.seat, channel_id):
         abort(404, _("This seat has no such channel."))
     flash(_("The channel was removed."))
-    return redirect(url_for("play.page", token=token) + "#channels", 303)
+    return _to_channels("play.page", token)
 
 
 @blueprint.post("/play/<token>/channels/<int:channel_id>/test")
@@ -77,7 +77,7 @@ def seat_test(token: str, channel_id: int) -> Response:
     if not test_channel(rt, access.table.game_id, access.seat, channel_id):
         abort(404, _("This seat has no such channel."))
     flash(_("A test ping is on its way."))
-    return redirect(url_for("play.page", token=token) + "#channels", 303)
+    return _to_channels("play.page", token)
 
 
 @blueprint.post("/play/<token>/mention")
@@ -92,7 +92,7 @@ def seat_mention(token: str) -> ResponseReturnValue:
     if saved is None:
         abort(403, link_refusal("revoked"))
     flash(_("Your mention was saved."))
-    return redirect(url_for("play.page", token=token) + "#channels", 303)
+    return _to_channels("play.page", token)
 
 
 @blueprint.post("/host/<token>/channels")
@@ -105,7 +105,7 @@ def host_add(token: str) -> ResponseReturnValue:
     except ChannelRefused as refusal:
         abort(422, say(refusal.message))
     flash(_("%(channel)s was added: send it a test ping to see it work.", channel=view.label))
-    return redirect(url_for("host.page", token=token) + "#channels", 303)
+    return _to_channels("host.page", token)
 
 
 @blueprint.post("/host/<token>/channels/<int:channel_id>/remove")
@@ -115,7 +115,7 @@ def host_remove(token: str, channel_id: int) -> Response:
     if not remove_channel(rt, table.game_id, None, channel_id):
         abort(404, _("This table has no such channel."))
     flash(_("The channel was removed."))
-    return redirect(url_for("host.page", token=token) + "#channels", 303)
+    return _to_channels("host.page", token)
 
 
 @blueprint.post("/host/<token>/channels/<int:channel_id>/test")
@@ -125,7 +125,7 @@ def host_test(token: str, channel_id: int) -> Response:
     if not test_channel(rt, table.game_id, None, channel_id):
         abort(404, _("This table has no such channel."))
     flash(_("A test ping is on its way."))
-    return redirect(url_for("host.page", token=token) + "#channels", 303)
+    return _to_channels("host.page", token)
 
 
 @api.get("/play/<token>/channels")
@@ -207,3 +207,8 @@ def mentioned(access: SeatAccess, text: str) -> str | None:
     """The seat's mention saved from what its player entered (see save_mention)."""
     key_version = access.table.seats[access.seat].key_version
     return save_mention(runtime(), access.table.game_id, access.seat, key_version, text)
+
+
+def _to_channels(page: str, token: str) -> Response:
+    """After a channel POST: back to the page's channels (303, so a reload posts nothing)."""
+    return redirect(url_for(page, token=token) + "#channels", 303)
