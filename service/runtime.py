@@ -67,6 +67,10 @@ class Dispatcher(Protocol):
 
     def send_mails(self, mail_ids: list[int]) -> None: ...
 
+    def mail_backlog(self) -> int:
+        """How many mail tasks wait on the broker now (0 where none can wait, or it cannot tell)."""
+        ...
+
     def play_bots(self, game_id: str) -> None:
         """Have the worker play the automatic moves a game waits on (a search bot's)."""
         ...

@@ -30,6 +30,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MAIL, GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
+from service.localtime import as_utc
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
 from service.mail.unreachable import Failure, record_failure
@@ -38,6 +39,7 @@ from service.runtime import Runtime
 log = logging.getLogger(__name__)
 CLAIM_SECONDS = 120
 QUEUED_SECONDS = 30  # a row the sweep queued is not queued again sooner (its task may still be waiting)
+MAX_QUEUED_SECONDS = 3600  # ...nor held longer than this, however old it is
 BOUNCE_PREFIX = "bounce+"
 # Headers holding one long URL each: never folded (a fold would turn a signed URL into encoded-words
 # no client could use); they stay far under RFC 5322's 998 characters.
@@ -488,21 +490,30 @@ def due_mail_ids(rt: Runtime, limit: int = 500) -> list[int]:
 
 
 def queue_due_mails(rt: Runtime, limit: int) -> list[int]:
-    """Up to `limit` due rows (as `due_mail_ids`), each marked queued by moving its next attempt
-    QUEUED_SECONDS on: the task that sends it sets a failure's own backoff, and a task lost with the
-    broker is re-queued once that time is up. Rows another sweep is queuing are skipped."""
+    """Up to `limit` due rows (as `due_mail_ids`), each marked queued by moving its next attempt on:
+    the task that sends it sets a failure's own backoff, and a task lost with the broker is re-queued
+    once the hold is up. The hold grows with the row's age (QUEUED_SECONDS at least, MAX_QUEUED_SECONDS
+    at most), so a row whose task waits behind a long queue is queued again a few times, not every
+    sweep. Rows another sweep is queuing are skipped."""
     now = rt.clock.now()
     with Session(rt.engine) as session:
-        due = _due(rt).limit(limit).with_for_update(skip_locked=True)
-        ids = [row_id for row_id in session.exec(due).all() if row_id is not None]
-        if ids:
+        due = select(OutboxMail.id, OutboxMail.created_at).where(
+            col(OutboxMail.id).in_(_due(rt).limit(limit))
+        )
+        rows = session.exec(due.with_for_update(skip_locked=True)).all()
+        for row_id, created_at in rows:
             session.exec(
                 update(OutboxMail)
-                .where(col(OutboxMail.id).in_(ids))
-                .values(next_attempt_at=now + timedelta(seconds=QUEUED_SECONDS))
+                .where(col(OutboxMail.id) == row_id)
+                .values(next_attempt_at=now + queued_hold(now - as_utc(created_at)))
             )
         session.commit()
-    return ids
+    return sorted(row_id for row_id, _ in rows if row_id is not None)
+
+
+def queued_hold(age: timedelta) -> timedelta:
+    """How long a row just queued is left to its task: as long as it has already waited, within bounds."""
+    return max(timedelta(seconds=QUEUED_SECONDS), min(age, timedelta(seconds=MAX_QUEUED_SECONDS)))
 
 
 def _due(rt: Runtime) -> SelectOfScalar[int | None]:

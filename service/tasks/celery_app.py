@@ -6,6 +6,7 @@ import logging
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+import redis
 from celery import Celery, Task, bootsteps
 from flask import Flask
 from kombu import Queue
@@ -144,6 +145,11 @@ class CeleryDispatcher:
         self._app = app
         redis_url = app.config["PBEM"]["REDIS_URL"]
         self._decisions = Decisions(redis_url) if redis_url else None
+        self._broker = (
+            redis.Redis.from_url(redis_url, socket_connect_timeout=PUBLISH_CONNECT_SECONDS, socket_timeout=1)
+            if redis_url
+            else None
+        )
 
     def listen(self, command_id: int) -> AbstractContextManager[RedisListener | None]:
         # In-process tasks decide before `apply_move` returns: nothing to wait for.
@@ -176,6 +182,17 @@ class CeleryDispatcher:
                 self._send(send_mail, mail_id)
             except Exception:  # in-process: the caller's work is committed, the mail stays for the sweep
                 log.exception("mail %s could not be sent now; the sweep tries again", mail_id)
+
+    def mail_backlog(self) -> int:
+        if self._broker is None:
+            return 0
+        try:
+            length = self._broker.llen(MAIL)
+        except redis.RedisError as error:  # the sweep's sends would wait in the database all the same
+            log.warning("could not read the mail queue's length: %s", error)
+            return 0
+        assert isinstance(length, int)  # a synchronous client's answer
+        return length
 
     @staticmethod
     def _send(task: Task, *args: object) -> None:

@@ -12,6 +12,7 @@ from service.mail.delivery import queue_due_mails
 from service.runtime import Runtime
 
 MAIL_BATCH = 100  # mails re-queued at most per sweep
+MAIL_QUEUE_FULL = 10  # ...and none while this many mail tasks still wait: they would only pile up
 
 
 def stuck_commands(rt: Runtime, age: timedelta | None = None, limit: int = 500) -> list[tuple[int, str]]:
@@ -36,9 +37,12 @@ def stuck_commands(rt: Runtime, age: timedelta | None = None, limit: int = 500) 
 def sweep(rt: Runtime) -> tuple[int, int]:
     """Re-queue what a broker outage or a lost task left behind, and the mails due again after a
     failure; (mails, commands) re-queued. The mails go in bounded batches, each marked queued first
-    (its own task records a failure's backoff after that), so a mail outage never floods its queue."""
+    (its own task records a failure's backoff after that), and none while the mail queue still holds
+    a backlog, so a mail outage never floods its queue."""
     # Kept mails (no SMTP) are not pending: without SMTP, the channels' notices still go.
-    mails = retry_on_disconnect(lambda: queue_due_mails(rt, MAIL_BATCH))
+    mails: list[int] = []
+    if rt.dispatch.mail_backlog() < MAIL_QUEUE_FULL:
+        mails = retry_on_disconnect(lambda: queue_due_mails(rt, MAIL_BATCH))
     commands = stuck_commands(rt)
     for command_id, game_id in commands:
         rt.dispatch.apply_move(command_id, game_id)

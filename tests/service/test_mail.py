@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,17 @@ from werkzeug.test import TestResponse
 
 from service import create_app
 from service.eventlog.models import MailStatus
-from service.mail.delivery import QUEUED_SECONDS, deliver, due_mail_ids, queue_due_mails
+from service.mail.delivery import (
+    MAX_QUEUED_SECONDS,
+    QUEUED_SECONDS,
+    deliver,
+    due_mail_ids,
+    queue_due_mails,
+    queued_hold,
+)
 from service.play.hosting import Player, create_game
 from service.runtime import Runtime
-from service.tasks.recovery import sweep
+from service.tasks.recovery import MAIL_QUEUE_FULL, sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, confirmed, mails
 from tests.service.replay_games import finish_by_service
@@ -121,7 +129,16 @@ def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_ba
         assert sweep(rt) == (0, 0)  # queued once, not again at every tick
         assert broker.llen("mail") == len(unsent) - 2 and not broker.llen("moves")
         clock.advance(seconds=QUEUED_SECONDS + quiet)  # queued, yet never run: queued again
+        broker.delete("mail")
         assert sweep(rt) == (len(unsent), 0)
+        assert queued_hold(timedelta(hours=5)) == timedelta(seconds=MAX_QUEUED_SECONDS)
+        clock.advance(seconds=QUEUED_SECONDS + 1)  # queued at an age of over 60 s: held as long again
+        assert sweep(rt) == (0, 0)
+        clock.advance(seconds=2 * QUEUED_SECONDS)
+        assert sweep(rt) == (len(unsent), 0) and broker.llen("mail") == 2 * len(unsent)
+        broker.rpush("mail", *[b"waiting"] * MAIL_QUEUE_FULL)
+        clock.advance(seconds=MAX_QUEUED_SECONDS)  # due again, but the queue still holds a backlog
+        assert sweep(rt) == (0, 0) and due_mail_ids(rt) == unsent
     app.extensions["pbem"].engine.dispose()
 
 
