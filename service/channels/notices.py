@@ -103,7 +103,7 @@ def turn_changed(before: Table, after: Table) -> bool:
 
 def table_notice(rt: Runtime, session: Session, channel: Channel, payload: Payload) -> list[OutboxMail]:
     """The table channel's notice of `payload`: the one still waiting rewritten if there is one (no
-    new row), else a new one due a minute after the one before at the soonest."""
+    new row), else a new one due a minute after the one sent before at the soonest."""
     now = rt.clock.now()
     waiting = session.exec(
         update(OutboxMail)
@@ -113,8 +113,13 @@ def table_notice(rt: Runtime, session: Session, channel: Channel, payload: Paylo
     )
     if waiting.rowcount:
         return []
+    # Spaced from the last notice sent, or from now while one is being sent (a due time says nothing:
+    # the sweep moves it on as it queues a row).
     last = session.exec(
-        select(func.max(OutboxMail.next_attempt_at)).where(col(OutboxMail.channel_id) == channel.id)
+        select(func.max(func.coalesce(OutboxMail.sent_at, now))).where(
+            col(OutboxMail.channel_id) == channel.id,
+            col(OutboxMail.status).in_([MailStatus.SENT, MailStatus.PENDING]),
+        )
     ).one()
     row = notice_row(rt, channel, payload)
     if last is not None:

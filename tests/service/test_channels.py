@@ -332,6 +332,10 @@ def test_the_table_channel_hears_whose_move_at_most_once_a_minute_and_the_result
     said = [json.loads(r.body) for r in receiver.on("/table")]
     names = [rt.read_table(game_id).names[seat] for seat in sorted(to_act(rt, game_id))]
     assert len(said) == 2 and said[1]["text"] == f"Now to play: {' and '.join(names)}"
+    play(rt, game_id, min(to_act(rt, game_id)))
+    clock.advance(seconds=66)  # a minute after the last notice went, however long the sweep held its row
+    sweep_all(rt)
+    assert len(receiver.on("/table")) == 3
     while to_act(rt, game_id):
         play(rt, game_id, min(to_act(rt, game_id)))
         clock.advance(seconds=66)
