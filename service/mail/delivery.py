@@ -253,22 +253,29 @@ def lease_seconds(rt: Runtime) -> float:
 def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
     """Lease a due, unsent row for sending, so a re-queued duplicate task or another worker does not
     send it too: the row and the lease's token, or None if it is sent or someone else holds it."""
+    claimed = claim_rows(rt, [mail_id])
+    return claimed[0] if claimed else None
+
+
+def claim_rows(rt: Runtime, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]:
+    """Lease these rows (as `claim`) in one statement: those that were unsent and free, in id order,
+    each with the lease's token."""
     now = rt.clock.now()
     token = secrets.token_hex(16)
     with Session(rt.engine, expire_on_commit=False) as session:
         taken = session.exec(
             update(OutboxMail)
             .where(
-                col(OutboxMail.id) == mail_id,
+                col(OutboxMail.id).in_(mail_ids),
                 col(OutboxMail.status) == MailStatus.PENDING,
                 (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
             )
             .values(claimed_until=now + timedelta(seconds=lease_seconds(rt)), claim_token=token)
-            .returning(OutboxMail)  # the leased row in the same statement, not a second query
+            .returning(OutboxMail)  # the leased rows in the same statement, not a second query
         )
-        mail = taken.scalars().one_or_none()
+        mails = taken.scalars().all()
         session.commit()
-        return None if mail is None else (mail, token)
+    return [(mail, token) for mail in sorted(mails, key=lambda mail: mail.id or 0)]
 
 
 Sender = Callable[[Runtime, OutboxMail], None]
@@ -281,7 +288,13 @@ def deliver(rt: Runtime, mail_id: int, senders: Mapping[str, Sender] | None = No
     claimed = retry_on_disconnect(lambda: claim(rt, mail_id))
     if claimed is None:
         return None
-    mail, token = claimed
+    return deliver_claimed(rt, *claimed, senders)
+
+
+def deliver_claimed(
+    rt: Runtime, mail: OutboxMail, token: str, senders: Mapping[str, Sender] | None = None
+) -> bool | None:
+    """Send a row this worker leased (as `deliver`)."""
     try:
         return _deliver_claimed(rt, mail, token, senders)
     except DBAPIError as error:
@@ -289,8 +302,9 @@ def deliver(rt: Runtime, mail_id: int, senders: Mapping[str, Sender] | None = No
             raise
         # Nothing was sent: give the row back now, so the sweep's next tick sends it, rather than
         # leaving it to wait out a lease that no sender holds any more.
+        assert mail.id is not None
         with suppress(DBAPIError):
-            retry_on_disconnect(partial(_release_lease, rt, mail_id, token))
+            retry_on_disconnect(partial(_release_lease, rt, mail.id, token))
         raise
 
 

@@ -27,7 +27,7 @@ ROUTES = {
     "pbem.apply_move": MOVES,
     "pbem.play_bots": MOVES,
     "pbem.table_ended": MOVES,  # a club season's next tables start as one ends
-    "pbem.send_mail": MAIL,
+    "pbem.send_mails": MAIL,
     "pbem.sweep": PERIODIC,
     "pbem.send_digests": PERIODIC,
     "pbem.run_clocks": PERIODIC,
@@ -36,6 +36,7 @@ ROUTES = {
 # The web gives up on an unreachable broker this fast: the command stays pending in the database and
 # the first worker that reaches the broker again dispatches it (DispatchPending).
 PUBLISH_CONNECT_SECONDS = 0.25
+TASK_ROWS = 10  # outbox rows per mail task at most
 
 
 def init_celery(app: Flask) -> Celery:
@@ -175,13 +176,16 @@ class CeleryDispatcher:
         self._send(table_ended, game_id)
 
     def send_mails(self, mail_ids: list[int]) -> None:
-        from service.tasks.jobs import send_mail
+        from service.tasks.jobs import send_mails
 
-        for mail_id in mail_ids:  # rows kept for the outbox page (no SMTP) are no task's: none given
+        # A step's rows go in a few tasks, not one each: a task's cost is paid once per batch, and a
+        # batch small enough that two mail workers share a burst.
+        for start in range(0, len(mail_ids), TASK_ROWS):
+            batch = mail_ids[start : start + TASK_ROWS]
             try:
-                self._send(send_mail, mail_id)
-            except Exception:  # in-process: the caller's work is committed, the mail stays for the sweep
-                log.exception("mail %s could not be sent now; the sweep tries again", mail_id)
+                self._send(send_mails, batch)
+            except Exception:  # in-process: the caller's work is committed, the rows stay for the sweep
+                log.exception("mails %s could not be sent now; the sweep tries again", batch)
 
     def mail_backlog(self) -> int:
         if self._broker is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from service.channels.delivery import deliver_row
+from service.channels.delivery import deliver_rows
 from service.clubs.digest import send_club_digests
 from service.clubs.seasons import table_ended as club_table_ended
 from service.db import retry_on_disconnect
@@ -43,11 +43,12 @@ def club_digests() -> int:
     return send_club_digests(runtime())
 
 
-@shared_task(name="pbem.send_mail")
-def send_mail(mail_id: int) -> bool | None:
-    """Deliver one outbox row (a mail, or a channel's notice) once. A failed row's next try is its
-    own due time, which the sweep reads: the one retry path, with its backoff."""
-    return deliver_row(runtime(), mail_id)
+@shared_task(name="pbem.send_mails")
+def send_mails(mail_ids: list[int]) -> int:
+    """Deliver a batch of outbox rows (mails, and channels' notices) once each; how many were sent. A
+    failed row's next try is its own due time, which the sweep reads: the one retry path, with its
+    backoff."""
+    return deliver_rows(runtime(), mail_ids)
 
 
 @shared_task(name="pbem.sweep")

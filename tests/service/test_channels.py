@@ -269,6 +269,38 @@ def test_redirects_big_answers_and_hanging_endpoints(pg_app: Flask, receiver: Re
     ]
 
 
+def test_a_batch_of_notices_goes_channel_beside_channel_so_a_hanging_one_delays_no_other(
+    clean_pg: str, tmp_path: Path, receiver: Receiver
+) -> None:
+    timeout = 3.0
+    flask_app = channel_app(tmp_path, clean_pg, CHANNEL_TIMEOUT_SECONDS=timeout)
+    with flask_app.app_context():
+        rt = flask_app.extensions["pbem"]
+        client = flask_app.test_client()
+        game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+        token = seat_token(rt, game_id, 0)
+        receiver.answers["/slow"] = receiver.answers["/slow-too"] = Answer(hang_seconds=2 * timeout)
+        for path in ("/slow", "/slow-too", "/fast", "/also-fast"):  # their rows go in this order
+            add(client, token, receiver.url(path))
+        receiver.received.clear()  # the added channels' test pings
+        for _ in range(20):  # until a step pings Ann: its notices are delivered in one batch
+            started = time.monotonic()
+            play(rt, game_id, max(to_act(rt, game_id)))
+            took = time.monotonic() - started
+            if receiver.received:
+                break
+        slow, slow_too, fast, also_fast = (
+            receiver.on(path) for path in ("/slow", "/slow-too", "/fast", "/also-fast")
+        )
+        assert len(slow) == len(slow_too) == len(fast) == len(also_fast) == 1
+        # One after another, the fast ones would have waited out the slow one's timeout.
+        assert max(fast[0].at, also_fast[0].at) - slow[0].at < timeout / 2
+        assert took < 2 * timeout  # the step waited out one timeout, not one per hanging channel
+        statuses = {row.channel_id: row.status for row in mails(flask_app) if row.channel != "mail"}
+        assert sorted(statuses.values()) == [MailStatus.PENDING] * 2 + [MailStatus.SENT] * 2
+    flask_app.extensions["pbem"].engine.dispose()
+
+
 def test_a_channel_address_is_never_shown_logged_or_stored_in_clear(
     pg_app: Flask, receiver: Receiver, caplog: pytest.LogCaptureFixture
 ) -> None:

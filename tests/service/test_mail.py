@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -24,6 +26,7 @@ from service.mail.delivery import (
 )
 from service.play.hosting import Player, create_game
 from service.runtime import Runtime
+from service.tasks.celery_app import TASK_ROWS
 from service.tasks.recovery import MAIL_QUEUE_FULL, sweep
 from tests.conftest import app_config
 from tests.helpers import SteppingClock, confirmed, mails
@@ -104,6 +107,14 @@ def test_mail_is_retried_until_the_server_is_back(tmp_path: Path, smtp_sink: Smt
     assert len(smtp_sink.collector.messages) == len(failed)
 
 
+def queued_rows(broker: redis.Redis) -> list[list[int]]:
+    """The outbox rows of each mail task waiting on the broker, oldest task first (kombu pushes on the
+    left and takes from the right; a message's body is `[args, kwargs, embed]`)."""
+    tasks = [json.loads(message) for message in reversed(broker.lrange("mail", 0, -1))]
+    assert all(task["headers"]["task"] == "pbem.send_mails" for task in tasks)
+    return [json.loads(base64.b64decode(task["body"]))[0][0] for task in tasks]
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_batches(
@@ -119,7 +130,10 @@ def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_ba
         rt = app.extensions["pbem"]
         new_game(rt)  # its mails go to a queue no worker reads: their tasks are as good as lost
         unsent = [mail.id for mail in mails(app)]
-        assert broker.llen("mail") == len(unsent) >= 3 and not broker.llen("moves")
+        assert queued_rows(broker) == [unsent] and len(unsent) >= 3 and not broker.llen("moves")
+        broker.delete("mail")
+        rt.dispatch.send_mails(list(range(1, 2 * TASK_ROWS + 4)))  # a step's rows, a few to a task
+        assert [len(rows) for rows in queued_rows(broker)] == [TASK_ROWS, TASK_ROWS, 3]
         broker.delete("mail")
         rt.clock = clock = SteppingClock()
         quiet = rt.settings["COMMAND_REQUEUE_SECONDS"] + 1  # how long a row never tried is left to its task
@@ -127,7 +141,7 @@ def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_ba
         assert queue_due_mails(rt, 2) == unsent[:2]  # a bounded batch, oldest first
         assert sweep(rt) == (len(unsent) - 2, 0)
         assert sweep(rt) == (0, 0)  # queued once, not again at every tick
-        assert broker.llen("mail") == len(unsent) - 2 and not broker.llen("moves")
+        assert queued_rows(broker) == [unsent[2:]] and not broker.llen("moves")
         clock.advance(seconds=QUEUED_SECONDS + quiet)  # queued, yet never run: queued again
         broker.delete("mail")
         assert sweep(rt) == (len(unsent), 0)
@@ -135,7 +149,7 @@ def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_ba
         clock.advance(seconds=QUEUED_SECONDS + 1)  # queued at an age of over 60 s: held as long again
         assert sweep(rt) == (0, 0)
         clock.advance(seconds=2 * QUEUED_SECONDS)
-        assert sweep(rt) == (len(unsent), 0) and broker.llen("mail") == 2 * len(unsent)
+        assert sweep(rt) == (len(unsent), 0) and queued_rows(broker) == [unsent, unsent]
         broker.rpush("mail", *[b"waiting"] * MAIL_QUEUE_FULL)
         clock.advance(seconds=MAX_QUEUED_SECONDS)  # due again, but the queue still holds a backlog
         assert sweep(rt) == (0, 0) and due_mail_ids(rt) == unsent
