@@ -23,6 +23,7 @@ from email.utils import format_datetime, formataddr
 from functools import cache, lru_cache, partial
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select, update
 from sqlmodel.sql.expression import SelectOfScalar
@@ -428,22 +429,29 @@ def _mark_refused(rt: Runtime, mail: OutboxMail, reason: str) -> None:
         session.commit()
 
 
+# Built once: each row marked sent runs it as compiled, without the ORM's work for an update.
+_outbox = OutboxMail.__table__.c  # type: ignore[attr-defined]  # SQLModel's table, not in its types
+_MARK_SENT = (
+    update(OutboxMail.__table__)  # type: ignore[attr-defined]
+    .where(
+        _outbox.id == bindparam("mail_id"),
+        _outbox.status == MailStatus.PENDING,
+        _outbox.claim_token == bindparam("token"),
+    )
+    .values(
+        status=MailStatus.SENT,
+        sent_at=bindparam("now"),
+        attempts=_outbox.attempts + 1,
+        claimed_until=None,
+        claim_token=None,
+    )
+)
+
+
 def _mark_sent(rt: Runtime, session: Session, mail_id: int, token: str) -> bool:
     """In `session`'s transaction: the leased row marked sent, if this lease still holds it."""
-    marked = session.exec(
-        update(OutboxMail)
-        .where(
-            col(OutboxMail.id) == mail_id,
-            col(OutboxMail.status) == MailStatus.PENDING,
-            col(OutboxMail.claim_token) == token,
-        )
-        .values(
-            status=MailStatus.SENT,
-            sent_at=rt.clock.now(),
-            attempts=col(OutboxMail.attempts) + 1,
-            claimed_until=None,
-            claim_token=None,
-        )
+    marked = session.connection().execute(
+        _MARK_SENT, {"mail_id": mail_id, "token": token, "now": rt.clock.now()}
     )
     return bool(marked.rowcount == 1)
 

@@ -118,10 +118,11 @@ def queued_rows(broker: redis.Redis) -> list[list[int]]:
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_batches(
-    tmp_path: Path, smtp_sink: SmtpSink, clean_pg: str, redis_url: str
+    tmp_path: Path, smtp_sink: SmtpSink, clean_pg: str, redis_url: str, request: pytest.FixtureRequest
 ) -> None:
     broker = redis.Redis.from_url(redis_url)
     broker.flushdb()
+    request.addfinalizer(broker.flushdb)  # no task of this test is left for a later test's worker
     settings = app_config(
         tmp_path, clean_pg, REDIS_URL=redis_url, SMTP_HOST="127.0.0.1", SMTP_PORT=smtp_sink.port
     )
@@ -150,7 +151,8 @@ def test_the_sweep_queues_due_mail_on_its_own_queue_once_per_lease_in_bounded_ba
         assert sweep(rt) == (0, 0)
         clock.advance(seconds=2 * QUEUED_SECONDS)
         assert sweep(rt) == (len(unsent), 0) and queued_rows(broker) == [unsent, unsent]
-        broker.rpush("mail", *[b"waiting"] * MAIL_QUEUE_FULL)
+        for _ in range(MAIL_QUEUE_FULL - len(queued_rows(broker))):
+            rt.dispatch.send_mails([0])  # tasks of no row, waiting as a backlog's would
         clock.advance(seconds=MAX_QUEUED_SECONDS)  # due again, but the queue still holds a backlog
         assert sweep(rt) == (0, 0) and due_mail_ids(rt) == unsent
     app.extensions["pbem"].engine.dispose()
