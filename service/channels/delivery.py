@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 
 # Each channel's notices of a batch go in order, and the channels side by side: a hanging endpoint
-# delays no other channel (nor the batch's mails, sent meanwhile on the task's own thread).
+# delays no other channel (nor the batch's mails, sent meanwhile on the task's own thread). Not on
+# SQLite (the embedded default), where they would only queue for its one writer.
 NOTICE_THREADS = 8
 _notice_pool = ThreadPoolExecutor(NOTICE_THREADS, thread_name_prefix="notices")
 
@@ -46,6 +47,8 @@ def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     for mail, token in claimed:
         if mail.channel != MAIL:
             by_channel[mail.channel_id].append((mail, token))
+    if rt.engine.dialect.name == "sqlite":  # one writer at a time, and a send holds its row's write
+        return sum(_deliver_in_order(rt, rows, channels) for rows in [mails, *by_channel.values()])
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's own object
     runs = [
         _notice_pool.submit(_in_app, app, partial(_deliver_in_order, rt, rows, channels))
