@@ -40,19 +40,17 @@ def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     """Deliver a batch of outbox rows, mails and channels' notices (as `deliver_row`), leased in one
     statement with their channels read in one query; how many were sent. A row that fails is logged
     and left to its own retry; it stops no other."""
-    claimed = retry_on_disconnect(lambda: claim_rows(rt, row_ids))
-    channels = _channels(rt, {mail.channel_id for mail, _ in claimed if mail.channel != MAIL})
-    mails = [(mail, token) for mail, token in claimed if mail.channel == MAIL]
-    by_channel: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)
-    for mail, token in claimed:
-        if mail.channel != MAIL:
-            by_channel[mail.channel_id].append((mail, token))
+    groups: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)  # the mails under None
+    for mail, token in retry_on_disconnect(lambda: claim_rows(rt, row_ids)):
+        groups[None if mail.channel == MAIL else mail.channel_id].append((mail, token))
+    mails = groups.pop(None, [])
+    channels = _channels(rt, set(groups))
     if rt.engine.dialect.name == "sqlite":  # one writer at a time, and a send holds its row's write
-        return sum(_deliver_in_order(rt, rows, channels) for rows in [mails, *by_channel.values()])
+        return sum(_deliver_in_order(rt, rows, channels) for rows in [mails, *groups.values()])
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's own object
     runs = [
         _notice_pool.submit(_in_app, app, partial(_deliver_in_order, rt, rows, channels))
-        for rows in by_channel.values()
+        for rows in groups.values()
     ]
     sent = _deliver_in_order(rt, mails, channels)
     return sent + sum(run.result() for run in runs)
@@ -69,26 +67,30 @@ def _deliver_in_order(
     """Deliver leased rows one after another; how many were sent."""
     sent = 0
     for mail, token in rows:
-        after: list[Callable[[], None]] = []
         try:
-            sent += deliver_claimed(rt, mail, token, _senders(channels, after)) is True
-            for step in after:
-                step()
+            sent += _deliver_leased(rt, mail, token, channels) is True
         except Exception:  # the row keeps its lease or its due time: the sweep takes it up again
             log.exception("outbox row %s could not be delivered now", mail.id)
     return sent
 
 
 def deliver_row(rt: Runtime, row_id: int) -> bool | None:
-    """Deliver one outbox row, a mail or a channel's notice (see service/mail/delivery.deliver); then
-    keep the channel's count of failures, once the row's own transaction is over (SQLite has one
-    writer at a time)."""
+    """Deliver one outbox row, a mail or a channel's notice (see service/mail/delivery.deliver)."""
     claimed = retry_on_disconnect(lambda: claim(rt, row_id))
     if claimed is None:
         return None
     mail, token = claimed
+    return _deliver_leased(
+        rt, mail, token, _channels(rt, set() if mail.channel == MAIL else {mail.channel_id})
+    )
+
+
+def _deliver_leased(
+    rt: Runtime, mail: OutboxMail, token: str, channels: Mapping[int, Channel]
+) -> bool | None:
+    """Deliver a leased row; then keep its channel's count of failures, once the row's own
+    transaction is over (SQLite has one writer at a time)."""
     after: list[Callable[[], None]] = []
-    channels = _channels(rt, {mail.channel_id} if mail.channel != MAIL else set())
     sent = deliver_claimed(rt, mail, token, _senders(channels, after))
     for step in after:
         step()
