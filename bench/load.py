@@ -495,7 +495,11 @@ class Sink:
 
 
 class Answering(BaseHTTPRequestHandler):
-    """Stands for Discord, ntfy, Mattermost and someone's webhook: 200 to every notice."""
+    """Stands for Discord, ntfy, Mattermost and someone's webhook: 200 to every notice, on
+    connections kept between requests as those services keep them."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # the answer's head and body written at once
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))

@@ -1,10 +1,11 @@
 """No server-side request forgery: a channel's HTTP request may only connect to a public address.
-Every channel sends through `requests` (Apprise and our webhook alike), whose connections
-all open in urllib3's `create_connection`; inside `guarded()`, that function resolves the host itself,
-refuses loopback, private, link-local (the cloud metadata address), reserved and multicast addresses,
-and connects to the address it checked. So the check holds for the address actually connected to,
-for a redirect's target too, and a name that resolves to another address a moment later gains
-nothing. CHANNEL_ALLOW_LOOPBACK lets loopback through (the tests' local receivers), nothing else."""
+Every channel sends through urllib3 (Apprise by way of `requests`, our webhook and Web Push
+directly), whose connections all open in its `create_connection`; inside `guarded()`, that function
+resolves the host itself, refuses loopback, private, link-local (the cloud metadata address),
+reserved and multicast addresses, and connects to the address it checked. So the check holds for the
+address actually connected to, for a redirect's target too, and a name that resolves to another
+address a moment later gains nothing; a connection kept for later notices is one it let open.
+CHANNEL_ALLOW_LOOPBACK lets loopback through (the tests' local receivers), nothing else."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    peer_port: int = 0  # the sender's end of the connection: requests on one connection share it
     at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
@@ -50,10 +51,15 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # connections kept between requests, as real services do
+            disable_nagle_algorithm = True  # the answer's head and body written at once
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = self.rfile.read(length)
-                receiver.received.append(Received("POST", self.path, dict(self.headers.items()), body))
+                receiver.received.append(
+                    Received("POST", self.path, dict(self.headers.items()), body, self.client_address[1])
+                )
                 answer = receiver.answers.get(self.path.split("?")[0], Answer())
                 time.sleep(answer.hang_seconds)
                 self.send_response(answer.status)

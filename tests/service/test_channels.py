@@ -269,6 +269,25 @@ def test_redirects_big_answers_and_hanging_endpoints(pg_app: Flask, receiver: Re
     ]
 
 
+def test_notices_to_one_host_share_a_kept_connection_which_a_long_answer_closes(
+    pg_app: Flask, receiver: Receiver
+) -> None:
+    """A burst of notices to one webhook host pays one connection (on https, one TLS handshake), and
+    an answer longer than what is read closes its connection rather than leave the rest on it."""
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    token = seat_token(rt, new_game(rt, "red_black", people("Ann", "Bo")), 0)
+    receiver.answers["/long"] = Answer(body=b"x" * 100_000)
+    kept, long = add(client, token, receiver.url("/kept")), add(client, token, receiver.url("/long"))
+    for channel in (kept, kept, kept, long, kept):
+        assert client.post(f"/api/play/{token}/channels/{channel['id']}/test").status_code == 202
+    pings = receiver.on("/kept")
+    assert len(pings) == 4 and len({ping.peer_port for ping in pings[:3]}) == 1
+    (long_answered,) = receiver.on("/long")
+    assert long_answered.peer_port == pings[0].peer_port  # the kept connection, taken from the pool
+    assert pings[3].peer_port != long_answered.peer_port  # and closed after the long answer
+
+
 def test_a_batch_of_notices_goes_channel_beside_channel_so_a_hanging_one_delays_no_other(
     clean_pg: str, tmp_path: Path, receiver: Receiver
 ) -> None:
