@@ -1,10 +1,13 @@
-"""What the benchmarks share: a fresh PostgreSQL database of their own and percentiles."""
+"""What the benchmarks share: a fresh PostgreSQL database of their own, percentiles, a free port
+and the CPU time of processes."""
 
 from __future__ import annotations
 
 import os
+import socket
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -37,3 +40,47 @@ def percentile(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0] if values else float("nan")
     return statistics.quantiles(values, n=100)[q - 1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _processes() -> Iterator[tuple[int, str, int, float]]:
+    """Every process alive now: pid, command, parent's pid, user + system CPU seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        fields = tail.split()
+        yield (
+            int(entry.name),
+            head.split("(", 1)[1],
+            int(fields[1]),
+            (int(fields[11]) + int(fields[12])) / tick,
+        )
+
+
+def tree_cpu_seconds(root_pid: int) -> float:
+    """User + system CPU seconds of a process and all its descendants, alive now."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for pid, _, parent, seconds in _processes():
+        parents[pid], cpu[pid] = parent, seconds
+    total, stack = 0.0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        total += cpu.get(pid, 0.0)
+        stack.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
+def processes_cpu_seconds(command: str) -> float:
+    """User + system CPU seconds of every process of this command (postgres, redis-server)."""
+    return sum(seconds for _, name, _, seconds in _processes() if name == command)

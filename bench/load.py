@@ -18,7 +18,19 @@ Part 2 runs in this process on PostgreSQL with tasks in-process (the move applie
 the cost of a move as the game's log grows, the same with 100,000 games in the database (cloned in
 SQL from a real game's rows), and the beat's `run_clocks` with 1% of the running games due.
 
+Part 3 (channels) sets mail only against three channels on every seat, phase by phase, on the stack
+with its mailer.
+
+Part 4 (players) runs the whole Procfile stack (web, worker, mailer, periodic and beat), mail sent
+to a local SMTP server, with 1,000 running games (more than the processes' caches hold) and C = 16
+clients that play as people do (the JSON to see whose move it is, that seat's page and its JSON, a
+move); between its phases, the floor of the architecture (bench/floor.py: a minimal move
+transaction in PostgreSQL, empty requests to gunicorn, an empty Celery round trip), so that both are
+measured in the same minutes: CPU per move of every process (PostgreSQL and Redis too), the floor's,
+and their ratio.
+
     .venv/bin/python bench/load.py [--clients 1,4,16,64] [--seconds 20] [--games 100000]
+        [--skip load|scale|channels|players] [--player-clients 16] [--player-games 1000]
 """
 
 from __future__ import annotations
@@ -28,7 +40,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -45,7 +56,8 @@ from typing import Any
 
 import redis
 from aiosmtpd.controller import Controller
-from harness import ROOT, fresh_database, percentile
+from floor import Floor, floor_database, measure_floor
+from harness import ROOT, free_port, fresh_database, percentile, processes_cpu_seconds, tree_cpu_seconds
 from sqlalchemy import func, text
 from sqlmodel import Session, select
 
@@ -75,12 +87,6 @@ def procfile_command(process: str) -> str:
         if name.strip() == process:
             return command.strip().replace("0.0.0.0", "127.0.0.1")
     raise LookupError(process)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -151,7 +157,7 @@ def wait_until_ready(stack: Stack, workdir: Path) -> None:
         for process in stack.processes.values():
             if process.poll() is not None:
                 raise RuntimeError(f"a process exited; see the logs in {workdir}")
-        celery = [name for name in stack.processes if name != "web"]
+        celery = [name for name in stack.processes if name not in ("web", "beat")]  # beat says no "ready."
         worker_ready = all("ready." in (workdir / f"{name}.log").read_text() for name in celery)
         try:
             connection = HTTPConnection("127.0.0.1", int(stack.base.rsplit(":", 1)[1]), timeout=2)
@@ -163,28 +169,6 @@ def wait_until_ready(stack: Stack, workdir: Path) -> None:
             return
         time.sleep(0.3)
     raise RuntimeError(f"the stack did not start; see the logs in {workdir}")
-
-
-def tree_cpu_seconds(root_pid: int) -> float:
-    """User + system CPU seconds of a process and all its descendants, alive now."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    cpu: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
-    total, stack = 0.0, [root_pid]
-    while stack:
-        pid = stack.pop()
-        total += cpu.get(pid, 0.0)
-        stack.extend(child for child, parent in parents.items() if parent == pid)
-    return total
 
 
 def statements(probe_dir: Path, pids: set[int]) -> int:
@@ -639,6 +623,144 @@ def cost_line(moves: int, elapsed: float, cpu: dict[str, float]) -> str:
     )
 
 
+# --- what players cost against the floor of the architecture --------------------------------------
+
+PROCESSES = ("web", "worker", "mailer", "periodic", "beat")
+SHARED = ("postgres", "redis-server")  # the servers' processes, counted by name
+
+
+def running_games(rt: Runtime, count: int) -> list[BenchGame]:
+    """`count` running games: one of each kind created through the service, the rest copies of
+    their rows (`clone_games`), each seat with an address of its own (the daily cap is per address)."""
+    templates = new_games(rt, 4, 900_000)
+    share = max(count // len(templates) - 1, 0)
+    for n, template in enumerate(templates):
+        clone_games(rt, template.game_id, share, 1 + n * share, due_every=10 * count + 1)
+    with rt.engine.begin() as conn:
+        conn.execute(
+            text(
+                "UPDATE seats SET email = lower(name) || '.' || game_id || '@example.org' "
+                "WHERE game_id LIKE 'bench%'"
+            )
+        )
+    with rt.engine.connect() as conn:
+        ids = [
+            row[0] for row in conn.execute(text("SELECT id FROM games WHERE id LIKE 'bench%' ORDER BY id"))
+        ]
+    base = rt.settings["BASE_URL"].rstrip("/")
+    games = list(templates)
+    for game_id in ids:
+        table = rt.read_table(game_id)
+        paths = [player_url(rt, table, seat).removeprefix(base) for seat in range(len(table.seats))]
+        games.append(BenchGame(game_id, paths))
+    return games
+
+
+def cpu_now(stack: Stack) -> dict[str, float]:
+    return {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()} | {
+        name: processes_cpu_seconds(name) for name in SHARED
+    }
+
+
+def service_phase(
+    rt: Runtime, stack: Stack, games: list[BenchGame], clients: int, seconds: float, seed: int
+) -> tuple[int, float, dict[str, float], str]:
+    """One phase of play, until the mailer has sent what it caused: the moves accepted, the seconds
+    of play, CPU seconds by process, and the latencies in a line."""
+    measures = [Measures() for _ in range(clients)]
+    before = cpu_now(stack)
+    time.sleep(0.6)  # the probes' last write
+    sql_before = statements(stack.probe_dir, stack_pids(stack))
+    started = time.monotonic()
+    threads = [
+        threading.Thread(
+            target=client, args=(stack.base, games[n::clients], started + seconds, seed + n, into)
+        )
+        for n, into in enumerate(measures)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    drained(rt)
+    after = cpu_now(stack)
+    time.sleep(0.6)
+    sql_after = statements(stack.probe_dir, stack_pids(stack))
+    moves = sum(m.accepted for m in measures)
+    answers = [s * 1000 for m in measures for s in m.answers]
+    pages = [s * 1000 for m in measures for s in m.pages]
+    rows = [s * 1000 for s in outbox_latencies(rt, [p for m in measures for p in m.posts])]
+
+    def p(values: list[float], q: int) -> str:
+        return f"{percentile(values, q):6.1f}"
+
+    line = (
+        f"POST->answer p50 {p(answers, 50)} p95 {p(answers, 95)}"
+        f"  POST->outbox row p50 {p(rows, 50)} p95 {p(rows, 95)}"
+        f"  page p50 {p(pages, 50)} p95 {p(pages, 95)} ms"
+        f"  SQL statements per move {(sql_after - sql_before) / max(moves, 1):4.1f}"
+    )
+    return moves, elapsed, {name: after[name] - before[name] for name in after}, line
+
+
+def stack_pids(stack: Stack) -> set[int]:
+    return set().union(*(tree_pids(process.pid) for process in stack.processes.values()))
+
+
+def players_part(clients: int, seconds: float, game_count: int, rounds: int) -> None:
+    """Players on the whole stack against the floor, phase by phase alternately (see the top)."""
+    floor_database_name = floor_database()
+    with receivers() as (smtp_port, _):
+        workdir = Path(tempfile.mkdtemp(prefix="pbem-players-"))
+        settings = {
+            "DATABASE_URL": fresh_database("pbem_bench_players"),
+            "REDIS_URL": REDIS,
+            "SECRET_KEY": "bench",
+            "MOVE_WAIT_SECONDS": 10,
+            "RUN_MIGRATIONS": 0,
+            "SMTP_HOST": "127.0.0.1",
+            "SMTP_PORT": smtp_port,
+            "LOCAL_OUTBOX": 0,
+            "ALLOW_HTTP_BASE_URL": 1,
+            "BEAT_SCHEDULE_FILE": str(workdir / "beat-schedule"),
+        }
+        redis.Redis.from_url(REDIS).flushdb()
+        print(
+            f"\nPlayers: C={clients}, {game_count} running games, {seconds:.0f} s a phase, {rounds} rounds,"
+        )
+        print(
+            f"on the Procfile's {', '.join(PROCESSES)}, mail sent to a local SMTP server; the floor between"
+        )
+        moves, elapsed, cpu = 0, 0.0, defaultdict(float)
+        floors: list[Floor] = []
+        with deployed_stack(settings, workdir, PROCESSES) as stack:
+            app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+            with app.app_context():
+                rt = app.extensions["pbem"]
+                games = running_games(rt, game_count)
+                drained(rt)  # the invitations: not the moves' cost
+                for round_ in range(1, rounds + 1):
+                    floors.append(
+                        measure_floor(floor_database_name, max(seconds / 4, 3), clients, free_port())
+                    )
+                    print(f"  round {round_} {floors[-1].line()}", flush=True)
+                    done, spent, used, line = service_phase(
+                        rt, stack, games, clients, seconds, 1_000 * round_
+                    )
+                    print(
+                        f"  round {round_} service {cost_line(done, spent, used)}\n{' ' * 16}{line}",
+                        flush=True,
+                    )
+                    moves, elapsed = moves + done, elapsed + spent
+                    for name, seconds_used in used.items():
+                        cpu[name] += seconds_used
+    per_move = sum(cpu.values()) / max(moves, 1) * 1000
+    floor = sum(f.per_move for f in floors) / len(floors)
+    print(f"  all rounds: {cost_line(moves, elapsed, cpu)}")
+    print(f"  the floor: {floor:5.2f} ms a move; the service costs x{per_move / floor:.1f} the floor")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,64")
@@ -649,8 +771,14 @@ def main() -> None:
     )
     parser.add_argument("--channel-clients", type=int, default=4, help="clients in the channels part")
     parser.add_argument(
-        "--skip", action="append", default=[], choices=("load", "scale", "channels"), help="leave a part out"
+        "--skip",
+        action="append",
+        default=[],
+        choices=("load", "scale", "channels", "players"),
+        help="leave a part out",
     )
+    parser.add_argument("--player-clients", type=int, default=16, help="clients in the players part")
+    parser.add_argument("--player-games", type=int, default=1000, help="running games in the players part")
     args = parser.parse_args()
     if "load" not in args.skip:
         settings = {
@@ -676,6 +804,8 @@ def main() -> None:
         scale_part(args.games)
     if "channels" not in args.skip:
         channels_part(args.channel_clients, args.seconds, args.rounds)
+    if "players" not in args.skip:
+        players_part(args.player_clients, args.seconds, args.player_games, args.rounds)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import logging
 import multiprocessing
 import multiprocessing.synchronize
 import os
-import socket
 import ssl
 import statistics
 import sys
@@ -34,6 +33,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
+from harness import free_port
 from sqlmodel import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -61,12 +61,6 @@ class Sink:
     async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
         self.count += 1
         return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def pending_rows(rt: Runtime, count: int) -> list[int]:
