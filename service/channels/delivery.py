@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 from flask import Flask, current_app
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, select
 
 from service.channels.kinds import ChannelGone, DeliveryFailed
@@ -101,13 +101,16 @@ def _senders(channels: Mapping[int, Channel], after: list[Callable[[], None]]) -
     return {name: partial(send_notice, channels=channels, after=after) for name in KINDS}
 
 
+_CHANNELS = select(Channel).where(col(Channel.id).in_(bindparam("ids", expanding=True)))  # built once
+
+
 def _channels(rt: Runtime, ids: set[int | None]) -> dict[int, Channel]:
     """These channels by id (one query)."""
     wanted = [channel_id for channel_id in ids if channel_id is not None]
     if not wanted:
         return {}
     with Session(rt.engine, expire_on_commit=False) as session:
-        found = session.exec(select(Channel).where(col(Channel.id).in_(wanted))).all()
+        found = list(session.execute(_CHANNELS, {"ids": wanted}).scalars())
     return {channel.id: channel for channel in found if channel.id is not None}
 
 

@@ -263,18 +263,10 @@ def claim_rows(rt: Runtime, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]
     each with the lease's token."""
     now = rt.clock.now()
     token = secrets.token_hex(16)
+    until = now + timedelta(seconds=lease_seconds(rt))
     with Session(rt.engine, expire_on_commit=False) as session:
-        taken = session.exec(
-            update(OutboxMail)
-            .where(
-                col(OutboxMail.id).in_(mail_ids),
-                col(OutboxMail.status) == MailStatus.PENDING,
-                (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),
-            )
-            .values(claimed_until=now + timedelta(seconds=lease_seconds(rt)), claim_token=token)
-            .returning(OutboxMail)  # the leased rows in the same statement, not a second query
-        )
-        mails = taken.scalars().all()
+        taken = session.execute(_CLAIM, {"mail_ids": mail_ids, "now": now, "until": until, "token": token})
+        mails = list(taken.scalars())
         session.commit()
     return [(mail, token) for mail in sorted(mails, key=lambda mail: mail.id or 0)]
 
@@ -445,6 +437,22 @@ _MARK_SENT = (
         claimed_until=None,
         claim_token=None,
     )
+)
+
+
+# Built once, as `_MARK_SENT` (building a statement cost more than running it); the ORM loads the
+# leased rows from the statement itself (no second query), and has no session's state to bring up to
+# date (a new session holds none).
+_CLAIM = (
+    update(OutboxMail)
+    .where(
+        col(OutboxMail.id).in_(bindparam("mail_ids", expanding=True)),
+        col(OutboxMail.status) == MailStatus.PENDING,
+        col(OutboxMail.claimed_until).is_(None) | (col(OutboxMail.claimed_until) < bindparam("now")),
+    )
+    .values(claimed_until=bindparam("until"), claim_token=bindparam("token"))
+    .returning(OutboxMail)
+    .execution_options(synchronize_session=False)
 )
 
 
