@@ -55,6 +55,8 @@ TAG_STYLES = {
     "p": "margin:3px 0;",
     "small": "font-size:13px;",
 }
+# Where mail/_table.html's moves go (the table is drawn once, the moves only in the HTML part).
+MOVES_SLOT = "<!--moves-->"
 # An item of a list of cards sits beside the others, as the page's flex row draws it.
 CARD_ITEM = "display:inline-block;vertical-align:top;margin:0 4px 4px 0;text-align:center;font-size:13px;"
 VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "col", "area", "source"})
@@ -206,8 +208,8 @@ def mail_table(rt: Runtime, table: Table, seat: int, link: str, reply_to: str, s
     # are the links below it).
     values = {"page": page, "hand_page": {**page, "legal_actions": []}, "viewer": seat, "moves": moves}
     drawn = render_template("mail/_table.html", **values)
-    html = inline_styles(drawn)
-    text = as_lines(render_template("mail/_table.html", **{**values, "moves": []}))
+    text = as_lines(drawn)
     if moves:
+        drawn = drawn.replace(MOVES_SLOT, render_template("mail/_moves.html", **values), 1)
         text += "\n\n" + render_template("mail/_moves.txt", **values)
-    return MailTable(Markup(html), text.strip(), moves)
+    return MailTable(Markup(inline_styles(drawn)), text.strip(), moves)
