@@ -275,6 +275,24 @@ def client(base: str, games: list[BenchGame], until: float, seed: int, into: Mea
             into.other[str(answer.get("status"))] += 1
 
 
+def played(
+    base: str, games: list[BenchGame], clients: int, seconds: float, seed: int
+) -> tuple[list[Measures], float]:
+    """C clients playing for `seconds`, each on its own share of the games: what each measured,
+    and the seconds they played."""
+    started = time.monotonic()
+    measures = [Measures() for _ in range(clients)]
+    threads = [
+        threading.Thread(target=client, args=(base, games[n::clients], started + seconds, seed + n, into))
+        for n, into in enumerate(measures)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return measures, time.monotonic() - started
+
+
 def outbox_latencies(rt: Runtime, posts: list[tuple[str, datetime]]) -> list[float]:
     """Seconds from each accepted POST to the first outbox row of its game written after it and
     before the game's next POST (a move that mailed nobody has no figure)."""
@@ -298,22 +316,11 @@ def outbox_latencies(rt: Runtime, posts: list[tuple[str, datetime]]) -> list[flo
 
 def load_phase(rt: Runtime, stack: Stack, clients: int, seconds: float, seed: int) -> None:
     games = new_games(rt, max(2 * clients, 8), seed)
-    shares = [games[n::clients] for n in range(clients)]
-    measures = [Measures() for _ in range(clients)]
     web_pids, worker_pids = tree_pids(stack.web.pid), tree_pids(stack.worker.pid)
     cpu_before = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
     time.sleep(0.6)  # the probes' last write
     sql_before = statements(stack.probe_dir, web_pids | worker_pids)
-    started = time.monotonic()
-    threads = [
-        threading.Thread(target=client, args=(stack.base, share, started + seconds, seed + n, into))
-        for n, (share, into) in enumerate(zip(shares, measures, strict=True))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
+    measures, elapsed = played(stack.base, games, clients, seconds, seed)
     cpu_after = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
     time.sleep(0.6)
     sql_after = statements(stack.probe_dir, tree_pids(stack.web.pid) | tree_pids(stack.worker.pid))
@@ -547,22 +554,27 @@ def arm_phase(
         with_channels(rt, games, port)
     drained(rt)  # the invitations: not the moves' cost
     before = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
-    started = time.monotonic()
-    measures = [Measures() for _ in range(clients)]
-    threads = [
-        threading.Thread(
-            target=client, args=(stack.base, games[n::clients], started + seconds, seed + n, into)
-        )
-        for n, into in enumerate(measures)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
+    measures, elapsed = played(stack.base, games, clients, seconds, seed)
     drained(rt)
     after = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
     return sum(m.accepted for m in measures), elapsed, {name: after[name] - before[name] for name in after}
+
+
+def mailing_stack(database: str, smtp_port: int, **extra: object) -> dict[str, Any]:
+    """The settings of a stack on a fresh database `database` that really sends its mail to the
+    local SMTP server at `smtp_port`."""
+    return {
+        "DATABASE_URL": fresh_database(database),
+        "REDIS_URL": REDIS,
+        "SECRET_KEY": "bench",
+        "MOVE_WAIT_SECONDS": 10,
+        "RUN_MIGRATIONS": 0,
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": smtp_port,
+        "LOCAL_OUTBOX": 0,
+        "ALLOW_HTTP_BASE_URL": 1,
+        **extra,
+    }
 
 
 def channels_part(clients: int, seconds: float, rounds: int) -> None:
@@ -570,18 +582,7 @@ def channels_part(clients: int, seconds: float, rounds: int) -> None:
     worker, mailer), mail really sent to a local SMTP server and notices to a local receiver."""
     totals = {arm: [0, 0.0, defaultdict(float)] for arm in ARMS}
     with receivers() as (smtp_port, http_port):
-        settings = {
-            "DATABASE_URL": fresh_database("pbem_bench_channels"),
-            "REDIS_URL": REDIS,
-            "SECRET_KEY": "bench",
-            "MOVE_WAIT_SECONDS": 10,
-            "RUN_MIGRATIONS": 0,
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtp_port,
-            "LOCAL_OUTBOX": 0,
-            "CHANNEL_ALLOW_LOOPBACK": 1,
-            "ALLOW_HTTP_BASE_URL": 1,
-        }
+        settings = mailing_stack("pbem_bench_channels", smtp_port, CHANNEL_ALLOW_LOOPBACK=1)
         redis.Redis.from_url(REDIS).flushdb()
         workdir = Path(tempfile.mkdtemp(prefix="pbem-channels-"))
         print(f"\nChannels (web, worker and mailer): C={clients}, {seconds:.0f} s a phase, {rounds} rounds")
@@ -667,22 +668,10 @@ def service_phase(
 ) -> tuple[int, float, dict[str, float], str]:
     """One phase of play, until the mailer has sent what it caused: the moves accepted, the seconds
     of play, CPU seconds by process, and the latencies in a line."""
-    measures = [Measures() for _ in range(clients)]
     before = cpu_now(stack)
     time.sleep(0.6)  # the probes' last write
     sql_before = statements(stack.probe_dir, stack_pids(stack))
-    started = time.monotonic()
-    threads = [
-        threading.Thread(
-            target=client, args=(stack.base, games[n::clients], started + seconds, seed + n, into)
-        )
-        for n, into in enumerate(measures)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
+    measures, elapsed = played(stack.base, games, clients, seconds, seed)
     drained(rt)
     after = cpu_now(stack)
     time.sleep(0.6)
@@ -713,18 +702,9 @@ def players_part(clients: int, seconds: float, game_count: int, rounds: int) -> 
     floor_database_name = floor_database()
     with receivers() as (smtp_port, _):
         workdir = Path(tempfile.mkdtemp(prefix="pbem-players-"))
-        settings = {
-            "DATABASE_URL": fresh_database("pbem_bench_players"),
-            "REDIS_URL": REDIS,
-            "SECRET_KEY": "bench",
-            "MOVE_WAIT_SECONDS": 10,
-            "RUN_MIGRATIONS": 0,
-            "SMTP_HOST": "127.0.0.1",
-            "SMTP_PORT": smtp_port,
-            "LOCAL_OUTBOX": 0,
-            "ALLOW_HTTP_BASE_URL": 1,
-            "BEAT_SCHEDULE_FILE": str(workdir / "beat-schedule"),
-        }
+        settings = mailing_stack(
+            "pbem_bench_players", smtp_port, BEAT_SCHEDULE_FILE=str(workdir / "beat-schedule")
+        )
         redis.Redis.from_url(REDIS).flushdb()
         print(
             f"\nPlayers: C={clients}, {game_count} running games, {seconds:.0f} s a phase, {rounds} rounds,"
