@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations
 from flask import current_app, g, has_request_context, request
 from flask_babel import get_locale, get_translations
-from jinja2 import Environment
+from jinja2 import Environment, pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 
 from rules import card_name
 from rules.messages import Message, is_message
@@ -69,12 +72,33 @@ def catalogue() -> NullTranslations:
 
 
 def install_catalogues(environment: Environment) -> None:
-    """Templates translate through `catalogue` (installed after Flask-Babel's own callables)."""
+    """Templates translate through `catalogue`, as Jinja's new-style gettext does (the text marked
+    safe under autoescape, then formatted with the call's variables), but called directly: Jinja's
+    own wrappers go through the template context twice for each of a page's some hundred strings."""
     environment.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        gettext=lambda text: catalogue().ugettext(text),
-        ngettext=lambda singular, plural, n: catalogue().ungettext(singular, plural, n),
-        newstyle=True,
+        gettext=template_gettext, ngettext=template_ngettext, newstyle=True
     )
+    environment.globals.update(gettext=template_gettext, ngettext=template_ngettext, _=template_gettext)
+
+
+@pass_eval_context
+def template_gettext(eval_context: EvalContext, text: str, /, **variables: Any) -> str:
+    return _formatted(eval_context, catalogue().ugettext(text), variables)
+
+
+@pass_eval_context
+def template_ngettext(
+    eval_context: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
+) -> str:
+    variables.setdefault("num", num)
+    return _formatted(eval_context, catalogue().ungettext(singular, plural, num), variables)
+
+
+def _formatted(eval_context: EvalContext, text: str, variables: dict[str, Any]) -> str:
+    """`text % variables`, escaping the variables under autoescape; a text without a `%` is already
+    its own result (Jinja formats even without variables, so that `%%` always means `%`)."""
+    said = Markup(text) if eval_context.autoescape else text
+    return said % variables if "%" in text else said
 
 
 def say(message: Message) -> str:
