@@ -15,8 +15,9 @@ from typing import Any
 
 from flask_babel import force_locale
 from flask_babel import gettext as _
-from sqlalchemy import func, update
+from sqlalchemy import ColumnElement, bindparam, func, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from rules.messages import together
 from service.channels.kinds import Payload
@@ -127,16 +128,23 @@ def table_notice(rt: Runtime, session: Session, channel: Channel, payload: Paylo
     return [row]
 
 
+def _live_where(owners: ColumnElement[bool]) -> SelectOfScalar[Channel]:
+    return select(Channel).where(
+        col(Channel.game_id) == bindparam("game_id"), owners, col(Channel.paused_at).is_(None)
+    )
+
+
+# Built once: every move asks which channels to tell.
+_NUMBERED = col(Channel.seat).in_(bindparam("seats", expanding=True))
+_LIVE_CHANNELS = _live_where(_NUMBERED)
+_LIVE_CHANNELS_AND_TABLES = _live_where(_NUMBERED | col(Channel.seat).is_(None))
+
+
 def live_channels(session: Session, table: Table, seats: set[int | None]) -> list[Channel]:
     """The unpaused channels of these seats' current players (None: the table's, the host's)."""
-    numbered = col(Channel.seat).in_([seat for seat in seats if seat is not None])
-    rows = session.exec(
-        select(Channel).where(
-            Channel.game_id == table.game_id,
-            (numbered | col(Channel.seat).is_(None)) if None in seats else numbered,
-            col(Channel.paused_at).is_(None),
-        )
-    ).all()
+    query = _LIVE_CHANNELS_AND_TABLES if None in seats else _LIVE_CHANNELS
+    numbered = [seat for seat in seats if seat is not None]
+    rows = session.exec(query, params={"game_id": table.game_id, "seats": numbered}).all()
     return [row for row in rows if row.key_version == owner_version(table, row.seat)]
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import ColumnElement, bindparam, update
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from rules.messages import N_
 from service.channels.kinds import ChannelKind, ChannelRefused
@@ -44,20 +45,29 @@ class ChannelView:
         }
 
 
+def _owned_where(owner: ColumnElement[bool]) -> SelectOfScalar[Channel]:
+    return (
+        select(Channel)
+        .where(
+            col(Channel.game_id) == bindparam("game_id"),
+            owner,
+            col(Channel.key_version) == bindparam("key_version"),
+            col(Channel.sealed) != "",
+        )
+        .order_by(col(Channel.id))
+    )
+
+
+# Built once: every seat page reads its channels.
+_TABLES_CHANNELS = _owned_where(col(Channel.seat).is_(None))
+_SEATS_CHANNELS = _owned_where(col(Channel.seat) == bindparam("seat"))
+
+
 def owned(session: Session, table: Table, seat: int | None) -> list[Channel]:
     """The channels of the seat's current player (the table's with seat None), oldest first."""
-    return list(
-        session.exec(
-            select(Channel)
-            .where(
-                Channel.game_id == table.game_id,
-                col(Channel.seat).is_(None) if seat is None else Channel.seat == seat,
-                Channel.key_version == owner_version(table, seat),
-                Channel.sealed != "",
-            )
-            .order_by(col(Channel.id))
-        ).all()
-    )
+    query = _TABLES_CHANNELS if seat is None else _SEATS_CHANNELS
+    params = {"game_id": table.game_id, "seat": seat, "key_version": owner_version(table, seat)}
+    return list(session.exec(query, params=params).all())
 
 
 def seat_channels(rt: Runtime, table: Table, seat: int | None) -> list[ChannelView]:

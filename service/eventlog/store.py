@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select, update
 
@@ -291,14 +292,33 @@ def event_from_row(row: EventRecord) -> dict[str, Any]:
     return {"type": row.type, "v": row.v, **row.data}
 
 
+# The reads every page, JSON read and move makes, each built once: building a statement and its cache
+# key costs SQLAlchemy more CPU than PostgreSQL spends running it.
+_GAME_AND_SEATS = (
+    select(GameRecord, SeatRecord)
+    .outerjoin(SeatRecord, col(SeatRecord.game_id) == col(GameRecord.id))
+    .where(col(GameRecord.id) == bindparam("game_id"))
+    .order_by(col(SeatRecord.seat))
+)
+_EVENTS_AFTER = (
+    select(EventRecord)
+    .where(col(EventRecord.game_id) == bindparam("game_id"), col(EventRecord.seq) > bindparam("after"))
+    .order_by(col(EventRecord.seq))
+)
+_EVENTS_UPTO = (
+    select(EventRecord)
+    .where(col(EventRecord.game_id) == bindparam("game_id"), col(EventRecord.seq) <= bindparam("upto"))
+    .order_by(col(EventRecord.seq))
+)
+_LAST_SEQ = select(func.max(EventRecord.seq)).where(col(EventRecord.game_id) == bindparam("game_id"))
+_LOCK_GAME = select(GameRecord.id).where(col(GameRecord.id) == bindparam("game_id"))
+_LOCK_GAME_WAITING = _LOCK_GAME.with_for_update(key_share=True)
+_LOCK_GAME_OR_SKIP = _LOCK_GAME.with_for_update(key_share=True, skip_locked=True)
+
+
 def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[SeatRecord]]:
     """A game's row and its seats in seat order, in one round trip (GameNotFound if there is none)."""
-    rows = session.exec(
-        select(GameRecord, SeatRecord)
-        .outerjoin(SeatRecord, col(SeatRecord.game_id) == col(GameRecord.id))
-        .where(GameRecord.id == game_id)
-        .order_by(col(SeatRecord.seat))
-    ).all()
+    rows = session.exec(_GAME_AND_SEATS, params={"game_id": game_id}).all()
     if not rows:
         raise GameNotFound(game_id)
     return rows[0][0], [seat for _, seat in rows if seat is not None]
@@ -326,11 +346,7 @@ def load_table(
         folded = _from_snapshot(snapshot) if snapshot else _Folded(0, None, {}, (), EventLog())
     rows: Sequence[EventRecord] = ()
     if folded.version != record.version or not snapshots:
-        rows = session.exec(
-            select(EventRecord)
-            .where(EventRecord.game_id == game_id, EventRecord.seq > folded.version)
-            .order_by(col(EventRecord.seq))
-        ).all()
+        rows = session.exec(_EVENTS_AFTER, params={"game_id": game_id, "after": folded.version}).all()
     if rows and rows[0].seq != folded.version + 1:  # the cache holds a fold of another log
         return load_table(session, game_id, None, read_log=read_log, snapshots=snapshots)
     tail = EventLog.of_rows(rows)
@@ -385,17 +401,12 @@ def _reader(session: Session, game_id: str) -> Callable[[int], EventLog]:
 
 def read_events(session: Session, game_id: str, upto: int) -> EventLog:
     """A game's log up to the event numbered `upto`."""
-    rows = session.exec(
-        select(EventRecord)
-        .where(EventRecord.game_id == game_id, EventRecord.seq <= upto)
-        .order_by(col(EventRecord.seq))
-    ).all()
-    return EventLog.of_rows(rows)
+    return EventLog.of_rows(session.exec(_EVENTS_UPTO, params={"game_id": game_id, "upto": upto}).all())
 
 
 def current_version(session: Session, game_id: str) -> int:
     """The sequence number of a game's last event, in one indexed read (0 before any event)."""
-    return session.exec(select(func.max(EventRecord.seq)).where(EventRecord.game_id == game_id)).one() or 0
+    return session.exec(_LAST_SEQ, params={"game_id": game_id}).one() or 0
 
 
 def append_events(
@@ -485,7 +496,7 @@ def lock_game(session: Session, game_id: str, wait: bool = True) -> bool:
     reference the game are not held up); SQLite locks the whole database on a transaction's first
     write, so a no-op write takes it now, before anything is read."""
     if session.get_bind().dialect.name == "postgresql":
-        query = select(GameRecord.id).where(GameRecord.id == game_id)
-        return session.exec(query.with_for_update(key_share=True, skip_locked=not wait)).first() is not None
+        query = _LOCK_GAME_WAITING if wait else _LOCK_GAME_OR_SKIP
+        return session.exec(query, params={"game_id": game_id}).first() is not None
     session.exec(update(GameRecord).where(col(GameRecord.id) == game_id).values(id=GameRecord.id))
     return True

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, or_, select
 
 from rules import IllegalAction
@@ -86,17 +87,23 @@ def chosen_rows(session: Session, game_id: str, seat: int | None = None) -> list
     ]
 
 
+_OPEN_ROWS = (  # built once: a page and a move read them
+    select(AheadPlay)
+    .where(
+        col(AheadPlay.game_id) == bindparam("game_id"),
+        or_(col(AheadPlay.status) == AheadStatus.CHOSEN, col(AheadPlay.told).is_(False)),
+    )
+    .order_by(col(AheadPlay.id))
+)
+
+
 def _open_rows(session: Session, game_id: str) -> list[AheadPlay]:
     """The game's rows a unit of work may change or tell of (still chosen, or settled and not yet
     told), read once per session: a move asks for them at each of its steps (replaced, answering,
     made, told), and these rows change only through this module, in place or by `_added`."""
     key = ("ahead", game_id)
     if key not in session.info:
-        query = select(AheadPlay).where(
-            AheadPlay.game_id == game_id,
-            or_(AheadPlay.status == AheadStatus.CHOSEN, col(AheadPlay.told).is_(False)),
-        )
-        session.info[key] = list(session.exec(query.order_by(col(AheadPlay.id))).all())
+        session.info[key] = list(session.exec(_OPEN_ROWS, params={"game_id": game_id}).all())
     rows: list[AheadPlay] = session.info[key]
     return rows
 

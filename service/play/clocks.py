@@ -9,17 +9,27 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import TurnClock, Vacation
 from service.eventlog.store import Table
 from service.play.deadlines import Interval
 
+# Built once: every page and JSON read of a seat reads both.
+_VACATIONS = (
+    select(Vacation).where(col(Vacation.game_id) == bindparam("game_id")).order_by(col(Vacation.starts_at))
+)
+_OPEN_CLOCKS = (
+    select(TurnClock)
+    .where(col(TurnClock.game_id) == bindparam("game_id"), col(TurnClock.settled_at).is_(None))
+    .order_by(col(TurnClock.seat))
+)
+
 
 def vacations(session: Session, game_id: str) -> list[Vacation]:
     """Every vacation declared in a game, earliest first."""
-    query = select(Vacation).where(Vacation.game_id == game_id).order_by(col(Vacation.starts_at))
-    return list(session.exec(query).all())
+    return list(session.exec(_VACATIONS, params={"game_id": game_id}).all())
 
 
 def away_by_seat(session: Session, game_id: str) -> dict[int, list[Interval]]:
@@ -32,8 +42,7 @@ def away_by_seat(session: Session, game_id: str) -> dict[int, list[Interval]]:
 
 def open_clocks(session: Session, game_id: str) -> list[TurnClock]:
     """The game's clocks of moves still owed, in seat order."""
-    query = select(TurnClock).where(TurnClock.game_id == game_id, col(TurnClock.settled_at).is_(None))
-    return list(session.exec(query.order_by(col(TurnClock.seat))).all())
+    return list(session.exec(_OPEN_CLOCKS, params={"game_id": game_id}).all())
 
 
 def dues(session: Session, game_id: str) -> dict[int, datetime]:

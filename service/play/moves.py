@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, and_, col, or_, select
 
@@ -173,17 +174,7 @@ def _sent_before(
 ) -> tuple[CommandRecord | None, CommandRecord | None]:
     """In one read: the same move sent before, if any, and the seat's oldest command still waiting
     to be played, if any."""
-    rows = session.exec(
-        select(CommandRecord)
-        .where(
-            CommandRecord.game_id == game_id,
-            or_(
-                CommandRecord.key == key,
-                and_(CommandRecord.seat == seat, CommandRecord.status == CommandStatus.PENDING),
-            ),
-        )
-        .order_by(col(CommandRecord.id))
-    ).all()
+    rows = session.exec(_SENT_BEFORE, params={"game_id": game_id, "key": key, "seat": seat}).all()
     earlier = next((row for row in rows if row.key == key), None)
     waiting = next((row for row in rows if row.seat == seat and row.status == CommandStatus.PENDING), None)
     return earlier, waiting
@@ -197,15 +188,42 @@ def _command_by_key(session: Session, game_id: str, key: str) -> CommandRecord |
 
 def _pending_of_seat(session: Session, game_id: str, seat: int) -> CommandRecord | None:
     """The seat's oldest command still waiting to be played, if any."""
-    return session.exec(
-        select(CommandRecord)
-        .where(
-            CommandRecord.game_id == game_id,
-            CommandRecord.seat == seat,
-            CommandRecord.status == CommandStatus.PENDING,
-        )
-        .order_by(col(CommandRecord.id))
-    ).first()
+    return session.exec(_PENDING_OF_SEAT, params={"game_id": game_id, "seat": seat}).first()
+
+
+# Built once: every page and JSON read asks for the seat's pending move, every move for these.
+_PENDING_OF_SEAT = (
+    select(CommandRecord)
+    .where(
+        col(CommandRecord.game_id) == bindparam("game_id"),
+        col(CommandRecord.seat) == bindparam("seat"),
+        col(CommandRecord.status) == CommandStatus.PENDING,
+    )
+    .order_by(col(CommandRecord.id))
+)
+_SENT_BEFORE = (
+    select(CommandRecord)
+    .where(
+        col(CommandRecord.game_id) == bindparam("game_id"),
+        or_(
+            col(CommandRecord.key) == bindparam("key"),
+            and_(
+                col(CommandRecord.seat) == bindparam("seat"),
+                col(CommandRecord.status) == CommandStatus.PENDING,
+            ),
+        ),
+    )
+    .order_by(col(CommandRecord.id))
+)
+_PENDING_UP_TO = (
+    select(CommandRecord)
+    .where(
+        col(CommandRecord.game_id) == bindparam("game_id"),
+        col(CommandRecord.status) == CommandStatus.PENDING,
+        col(CommandRecord.id) <= bindparam("command_id"),
+    )
+    .order_by(col(CommandRecord.id))
+)
 
 
 def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
@@ -283,13 +301,7 @@ def _apply_up_to(master: Master, command_id: int) -> tuple[CommandStatus, list[i
     were submitted (read again: another worker may have decided some while this one waited). The
     command's status and the ids decided."""
     pending = master.session.exec(
-        select(CommandRecord)
-        .where(
-            CommandRecord.game_id == master.table.game_id,
-            CommandRecord.status == CommandStatus.PENDING,
-            col(CommandRecord.id) <= command_id,
-        )
-        .order_by(col(CommandRecord.id))
+        _PENDING_UP_TO, params={"game_id": master.table.game_id, "command_id": command_id}
     ).all()
     for command in pending:
         _apply_one(master, command)

@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import tuple_
+from sqlalchemy import bindparam, tuple_
 from sqlmodel import Session, col, or_, select
 
 from rules.table import KEEPER, SEAT_KEPT, SEAT_REPLACED
 from service.eventlog.models import SeatKeeper, SeatRecord, TurnClock
 from service.eventlog.store import Table
 from service.play.automatic import automatic_origin
-from service.play.clocks import away_by_seat
+from service.play.clocks import away_by_seat, open_clocks
 from service.play.deadlines import deadline, owed_moves
 from service.play.time_control import TimeControl
 
@@ -106,23 +106,28 @@ def _utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
+# Built once: every move brings its game's clocks in line.
+_OPEN_OR_OWED_CLOCKS = select(TurnClock).where(
+    col(TurnClock.game_id) == bindparam("game_id"),
+    or_(
+        col(TurnClock.settled_at).is_(None),
+        tuple_(col(TurnClock.seat), col(TurnClock.owed_since_seq)).in_(bindparam("keys", expanding=True)),
+    ),
+)
+
+
 def sync_clocks(session: Session, table: Table, now: datetime) -> list[TurnClock]:
     """Bring the game's clock rows in line with its log: a row for each owed move (its reminder and
     deadline computed afresh), and the rows of moves no longer owed settled. Rows keep what the beat
     did with them (reminded, timed out) under the same key. Returns the open rows."""
     owed = owed_moves(table.owing, table.times) if table.active else {}
     keys = [(owe.seat, owe.since_seq) for owe in owed.values()]
-    query = select(TurnClock).where(TurnClock.game_id == table.game_id)
-    if keys:
-        query = query.where(
-            or_(
-                col(TurnClock.settled_at).is_(None),
-                tuple_(col(TurnClock.seat), col(TurnClock.owed_since_seq)).in_(keys),
-            )
-        )
-    else:
-        query = query.where(col(TurnClock.settled_at).is_(None))
-    rows = {(row.seat, row.owed_since_seq): row for row in session.exec(query).all()}
+    found = (
+        session.exec(_OPEN_OR_OWED_CLOCKS, params={"game_id": table.game_id, "keys": keys}).all()
+        if keys
+        else open_clocks(session, table.game_id)
+    )
+    rows = {(row.seat, row.owed_since_seq): row for row in found}
     control = TimeControl.of(table.record)
     away = away_by_seat(session, table.game_id) if control.timed else {}
     current = []

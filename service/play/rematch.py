@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, or_, select
 
 from rules.table import KEEPER
@@ -75,13 +76,21 @@ def proposal_before(session: Session, game_id: str) -> RematchProposal | None:
     return session.exec(select(RematchProposal).where(col(RematchProposal.next_game_id) == game_id)).first()
 
 
+_OWN_PROPOSALS = (  # built once: every page and JSON read of a seat asks
+    select(RematchProposal)
+    .where(
+        or_(
+            col(RematchProposal.game_id) == bindparam("game_id"),
+            col(RematchProposal.next_game_id) == bindparam("game_id"),
+        )
+    )
+    .order_by(col(RematchProposal.id).desc())
+)
+
+
 def own_proposals(session: Session, game_id: str) -> tuple[RematchProposal | None, RematchProposal | None]:
     """`latest_proposal` and `proposal_before` of a game, in one round trip."""
-    rows = session.exec(
-        select(RematchProposal)
-        .where(or_(col(RematchProposal.game_id) == game_id, col(RematchProposal.next_game_id) == game_id))
-        .order_by(col(RematchProposal.id).desc())
-    ).all()
+    rows = session.exec(_OWN_PROPOSALS, params={"game_id": game_id}).all()
     latest = next((row for row in rows if row.game_id == game_id), None)
     before = next((row for row in rows if row.next_game_id == game_id), None)
     return latest, before

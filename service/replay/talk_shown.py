@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from rules.messages import Message
@@ -28,6 +29,14 @@ class TalkLine:
     private: bool
 
 
+_TALK = select(TableTalk).where(
+    col(TableTalk.game_id) == bindparam("game_id"), col(TableTalk.step) > bindparam("after")
+)
+# Built once, as a page, a JSON read and a move's mails each read them.
+_TALK_AFTER = _TALK.order_by(col(TableTalk.id))
+_TALK_AT = _TALK.where(col(TableTalk.step) == bindparam("at_step")).order_by(col(TableTalk.id))
+
+
 def talk_lines(
     session: Session,
     table: Table,
@@ -39,11 +48,9 @@ def talk_lines(
 ) -> list[TalkLine]:
     """The messages a reader may see (public ones, and their own notes), oldest first: those written
     after `after_step`, or only at `at_step`; with `others_only`, not the reader's own."""
-    query = select(TableTalk).where(TableTalk.game_id == table.game_id, col(TableTalk.step) > after_step)
-    if at_step is not None:
-        query = query.where(TableTalk.step == at_step)
+    query, params = (_TALK_AFTER, {}) if at_step is None else (_TALK_AT, {"at_step": at_step})
     lines = []
-    for row in session.exec(query.order_by(col(TableTalk.id))).all():
+    for row in session.exec(query, params={"game_id": table.game_id, "after": after_step, **params}).all():
         if (row.private and row.seat != reader) or (others_only and row.seat == reader):
             continue
         assert row.id is not None
