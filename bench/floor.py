@@ -19,16 +19,13 @@ measures it between its own phases, so that both are read in the same minutes.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import resource
-import signal
 import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from http.client import HTTPConnection
@@ -36,7 +33,17 @@ from pathlib import Path
 
 import redis
 from celery import Celery
-from harness import PG_SERVER, ROOT, free_port, fresh_database, processes_cpu_seconds, tree_cpu_seconds
+from harness import (
+    PG_SERVER,
+    ROOT,
+    answers,
+    bench_env,
+    free_port,
+    fresh_database,
+    processes_cpu_seconds,
+    started,
+    tree_cpu_seconds,
+)
 from sqlmodel import Session, create_engine
 
 from service.eventlog.models import GameRecord
@@ -131,28 +138,6 @@ def transaction_floor(database: str, seconds: float) -> float:
     return spent / max(int(found.group(1)), 1) * 1000
 
 
-@contextmanager
-def started(command: list[str], env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            command, env=env, cwd=ROOT / "bench", stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            yield process
-        finally:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=30)
-
-
-def env_with(**values: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
-        "PYTHONPATH": str(ROOT / "bench"),
-        **values,
-    }
-
-
 def counted(clients: int, seconds: float, one: Callable[[], Callable[[], None]]) -> tuple[int, float]:
     """Run C threads, each repeating the action `one()` gives it for `seconds`: the actions done and
     the CPU seconds the threads spent."""
@@ -178,20 +163,14 @@ def counted(clients: int, seconds: float, one: Callable[[], Callable[[], None]])
 
 def request_floor(seconds: float, clients: int, port: int, workdir: Path) -> float:
     """gunicorn's CPU ms per request to an app that does nothing."""
-    command = ["gunicorn", "-c", "python:service.gunicorn_conf", "empty_app:app"]
-    env = env_with(PORT=str(port), WEB_CONCURRENCY="2")
-    with started(command, env, workdir / "empty_app.log") as web:
+    command = "gunicorn -c python:service.gunicorn_conf empty_app:app"
+    env = bench_env(ROOT / "bench", PORT=str(port), WEB_CONCURRENCY="2")
+    with started(command, env, workdir / "empty_app.log", cwd=ROOT / "bench") as web:
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                connection = HTTPConnection("127.0.0.1", port, timeout=2)
-                connection.request("GET", "/")
-                connection.getresponse().read()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        while not answers(port):
+            if time.monotonic() > deadline or web.poll() is not None:
+                raise RuntimeError(f"the empty app did not start; see {workdir / 'empty_app.log'}")
+            time.sleep(0.2)
 
         def one() -> Callable[[], None]:
             connection = HTTPConnection("127.0.0.1", port, timeout=10)
@@ -212,8 +191,9 @@ def round_trip_floor(seconds: float, clients: int, workdir: Path) -> float:
     """CPU ms of the worker, Redis and the sender per empty task's round trip."""
     redis.Redis.from_url(FLOOR_REDIS).flushdb()
     sender = Celery("floor", broker=FLOOR_REDIS, backend=FLOOR_REDIS)
-    command = ["celery", "-A", "empty_tasks", "worker", "--concurrency=2", "--loglevel=WARNING"]
-    with started(command, env_with(REDIS_URL=FLOOR_REDIS), workdir / "empty_tasks.log") as worker:
+    command = "celery -A empty_tasks worker --concurrency=2 --loglevel=WARNING"
+    env = bench_env(ROOT / "bench", REDIS_URL=FLOOR_REDIS)
+    with started(command, env, workdir / "empty_tasks.log", cwd=ROOT / "bench") as worker:
         sender.send_task(TASK).get(timeout=60)
 
         def one() -> Callable[[], None]:

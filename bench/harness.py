@@ -4,10 +4,14 @@ and the CPU time of processes."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import statistics
+import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
+from http.client import HTTPConnection
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -46,6 +50,50 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def bench_env(pythonpath: Path, **values: str) -> dict[str, str]:
+    """This environment for a started process: the project's virtual environment first on the PATH,
+    `pythonpath` for its imports, and `values`."""
+    return {
+        **os.environ,
+        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
+        "PYTHONPATH": str(pythonpath),
+        **values,
+    }
+
+
+@contextmanager
+def started(command: str, env: dict[str, str], log: Path, cwd: Path = ROOT) -> Iterator[subprocess.Popen]:
+    """`command` run by the shell (which expands the Procfile's `${PORT:-8000}`) in its own process
+    group, its output in `log`; on leaving, the group stopped (SIGTERM, SIGKILL after 30 s)."""
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            ["sh", "-c", "exec " + command],
+            env=env,
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            yield process
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+def answers(port: int, path: str = "/") -> bool:
+    """Whether a web server on this port answers `path` with 200 now."""
+    try:
+        connection = HTTPConnection("127.0.0.1", port, timeout=2)
+        connection.request("GET", path)
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
 
 
 def _processes() -> Iterator[tuple[int, str, int, float]]:

@@ -39,14 +39,13 @@ import argparse
 import json
 import os
 import random
-import signal
 import subprocess
 import tempfile
 import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.client import HTTPConnection
@@ -57,7 +56,17 @@ from typing import Any
 import redis
 from aiosmtpd.controller import Controller
 from floor import Floor, floor_database, measure_floor
-from harness import ROOT, free_port, fresh_database, percentile, processes_cpu_seconds, tree_cpu_seconds
+from harness import (
+    ROOT,
+    answers,
+    bench_env,
+    free_port,
+    fresh_database,
+    percentile,
+    processes_cpu_seconds,
+    started,
+    tree_cpu_seconds,
+)
 from sqlalchemy import func, text
 from sqlmodel import Session, select
 
@@ -113,42 +122,24 @@ def deployed_stack(
     port = free_port()
     probe_dir = workdir / "probe"
     probe_dir.mkdir()
-    env = {
-        **os.environ,
+    env = bench_env(
+        ROOT / "bench" / "probe",
         **{key: str(value) for key, value in settings.items()},
-        "BASE_URL": f"http://127.0.0.1:{port}",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "2",
-        "WORKER_CONCURRENCY": "2",
-        "MAILER_CONCURRENCY": "2",
-        "PYTHONPATH": str(ROOT / "bench" / "probe"),
-        "PBEM_PROBE_DIR": str(probe_dir),
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
-    }
-    logs = {name: (workdir / f"{name}.log").open("w") for name in names}
-    processes = {
-        name: subprocess.Popen(
-            ["sh", "-c", "exec " + procfile_command(name)],  # the shell expands ${PORT:-8000}
-            env=env,
-            cwd=ROOT,
-            stdout=logs[name],
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for name in names
-    }
-    stack = Stack(f"http://127.0.0.1:{port}", processes, probe_dir)
-    try:
+        BASE_URL=f"http://127.0.0.1:{port}",
+        PORT=str(port),
+        WEB_CONCURRENCY="2",
+        WORKER_CONCURRENCY="2",
+        MAILER_CONCURRENCY="2",
+        PBEM_PROBE_DIR=str(probe_dir),
+    )
+    with ExitStack() as running:
+        processes = {
+            name: running.enter_context(started(procfile_command(name), env, workdir / f"{name}.log"))
+            for name in names
+        }
+        stack = Stack(f"http://127.0.0.1:{port}", processes, probe_dir)
         wait_until_ready(stack, workdir)
         yield stack
-    finally:
-        for process in processes.values():
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in processes.values():
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
 
 
 def wait_until_ready(stack: Stack, workdir: Path) -> None:
@@ -159,13 +150,7 @@ def wait_until_ready(stack: Stack, workdir: Path) -> None:
                 raise RuntimeError(f"a process exited; see the logs in {workdir}")
         celery = [name for name in stack.processes if name not in ("web", "beat")]  # beat says no "ready."
         worker_ready = all("ready." in (workdir / f"{name}.log").read_text() for name in celery)
-        try:
-            connection = HTTPConnection("127.0.0.1", int(stack.base.rsplit(":", 1)[1]), timeout=2)
-            connection.request("GET", "/")
-            web_ready = connection.getresponse().status == 200
-        except OSError:
-            web_ready = False
-        if web_ready and worker_ready:
+        if worker_ready and answers(int(stack.base.rsplit(":", 1)[1])):
             return
         time.sleep(0.3)
     raise RuntimeError(f"the stack did not start; see the logs in {workdir}")

@@ -41,8 +41,19 @@ class Phrase:
 
 def move_in_words(table: Table, seat: int, action: dict[str, Any]) -> str:
     """A move as the reader's language writes it, with its codes: "Moon 3 Blue coin (M3B)"."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
-    return example(PHRASINGS[table.record.game](table, seat, action), language)
+    return example(PHRASINGS[table.record.game](table, seat, action), reader_language())
+
+
+def move_label_and_words(table: Table, seat: int, action: dict[str, Any]) -> tuple[str, str]:
+    """A move's `move_label` and `move_in_words`, its phrases made once (a mail offers every legal
+    move both ways)."""
+    phrases = PHRASINGS[table.record.game](table, seat, action)
+    language = reader_language()
+    return label(phrases, language), example(phrases, language)
+
+
+def reader_language() -> str:
+    return str(get_locale() or DEFAULT_LANGUAGE)
 
 
 def normalised(text: str) -> str:
@@ -188,6 +199,9 @@ PHRASINGS: dict[str, Callable[[Table, int, dict[str, Any]], list[Phrase]]] = {
 
 def move_label(table: Table, seat: int, action: dict[str, Any]) -> str:
     """A move in the reader's words only, as a mail's button names it: "Moon 3 Blue coin"."""
-    language = str(get_locale() or DEFAULT_LANGUAGE)
-    phrases = PHRASINGS[table.record.game](table, seat, action)
+    return label(PHRASINGS[table.record.game](table, seat, action), reader_language())
+
+
+def label(phrases: Iterable[Phrase], language: str) -> str:
+    """The words of the phrases in `language`, as the pages write them."""
     return next((p.text or " ".join(p.words) for p in phrases if p.language == language and p.words), "")

@@ -22,7 +22,7 @@ from service.eventlog.models import GameStatus, SeatKeeper
 from service.eventlog.store import Table
 from service.i18n import say
 from service.localtime import as_utc, browser_may_localise, zone_name
-from service.move_words import move_in_words, move_label
+from service.move_words import move_in_words, move_label_and_words
 from service.replay.fairness import game_commitment
 from service.replay.pace import pace_json, table_pace
 from service.replay.steps import (
@@ -337,7 +337,7 @@ def seat_moves(table: Table, seat: int) -> list[MoveGroup]:
         return []
     groups: dict[str, list[MoveChoice]] = {}
     for action in table.rules.legal_actions(table.state, seat):
-        choice = MoveChoice(move_label(table, seat, action), move_in_words(table, seat, action), action)
+        choice = MoveChoice(*move_label_and_words(table, seat, action), action)
         groups.setdefault(move_group_name(action), []).append(choice)
     return [MoveGroup(name, moves) for name, moves in groups.items()]
 

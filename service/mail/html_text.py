@@ -42,8 +42,8 @@ class _Open:
     quoted: bool
 
 
-class _Reader(HTMLParser):
-    """Collects the text, line by line, each line marked quoted or not."""
+class TextReader(HTMLParser):
+    """Collects the text, line by line, each line marked quoted or not; `text()` once fed and closed."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -89,6 +89,12 @@ class _Reader(HTMLParser):
             self.current_quoted = self.quoted()
             self.current.append(data)
 
+    def text(self) -> str:
+        """What was read, one line per block; quoted history as "> " lines."""
+        self.break_line()
+        lines = [("> " + text if quoted and text else text) for quoted, text in self.lines]
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
     def break_line(self) -> None:
         text = re.sub(r"[ \t\r\n\xa0]+", " ", "".join(self.current)).strip()
         if text:  # one line per block that shows text: nested blocks make no blank lines
@@ -99,9 +105,7 @@ class _Reader(HTMLParser):
 def html_to_text(markup: str) -> str:
     """The text of an HTML mail, one line per block; quoted history as "> " lines, unseen parts
     dropped."""
-    reader = _Reader()
+    reader = TextReader()
     reader.feed(markup)
     reader.close()
-    reader.break_line()
-    lines = [("> " + text if quoted and text else text) for quoted, text in reader.lines]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return reader.text()

@@ -6,15 +6,15 @@ which the reply reader reads back as exactly that move.
 
 Mail programs ignore a page's stylesheet (Gmail drops <style> in many cases, Outlook most of it), so
 the partials' classes are turned into inline styles here, and the text part is the same HTML read
-as lines (`html_to_text`): one source for both parts, and a rule of the game is written once.
+as lines (`TextReader`, in the same pass): one source for both parts, and a rule of the game is
+written once.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import quote
@@ -23,7 +23,7 @@ from flask import render_template
 from markupsafe import Markup
 
 from service.eventlog.store import Table
-from service.mail.html_text import html_to_text
+from service.mail.html_text import TextReader
 from service.reading import MoveGroup, seat_table
 from service.runtime import Runtime
 
@@ -107,7 +107,48 @@ class _Inliner(HTMLParser):
         self.out.append(f"&#{name};")
 
     def handle_comment(self, data: str) -> None:
-        pass
+        if f"<!--{data}-->" == MOVES_SLOT:  # kept, for the moves to be put in
+            self.out.append(MOVES_SLOT)
+
+
+class _InlinerReading(_Inliner):
+    """Styles inlined and, from the same tokens, the text read as lines for a terminal mail client:
+    one line per block, list items as "- ". The tokenizer costs more than both readers of its tokens."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reader = TextReader()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        self.reader.handle_starttag(tag, attrs)
+        self._list_mark(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        self.reader.handle_starttag(tag, attrs)
+        self.reader.handle_endtag(tag)
+        self._list_mark(tag)
+
+    def _list_mark(self, tag: str) -> None:
+        if tag == "li":
+            self.reader.handle_data("- ")
+
+    def handle_endtag(self, tag: str) -> None:
+        super().handle_endtag(tag)
+        self.reader.handle_endtag(tag)
+
+    def handle_data(self, data: str) -> None:
+        super().handle_data(data)
+        self.reader.handle_data(data)
+
+    def handle_entityref(self, name: str) -> None:
+        super().handle_entityref(name)
+        self.reader.handle_data(unescape(f"&{name};"))
+
+    def handle_charref(self, name: str) -> None:
+        super().handle_charref(name)
+        self.reader.handle_data(unescape(f"&#{name};"))
 
 
 def inline_styles(markup: str) -> str:
@@ -118,9 +159,13 @@ def inline_styles(markup: str) -> str:
     return "".join(inliner.out)
 
 
-def as_lines(markup: str) -> str:
-    """The HTML as plain lines for a terminal mail client: one line per block, list items as "- "."""
-    return html_to_text(re.sub(r"(<li\b[^>]*>)", r"\1- ", markup))
+def styled_and_read(markup: str) -> tuple[str, str]:
+    """The HTML with the page's classes drawn as inline styles (the moves' slot kept), and its text
+    as plain lines."""
+    inliner = _InlinerReading()
+    inliner.feed(markup)
+    inliner.close()
+    return "".join(inliner.out), inliner.reader.text()
 
 
 @dataclass(frozen=True)
@@ -207,9 +252,8 @@ def mail_table(rt: Runtime, table: Table, seat: int, link: str, reply_to: str, s
     # The hand is drawn as the page draws it for a seat without a move: cards, no form (the moves
     # are the links below it).
     values = {"page": page, "hand_page": {**page, "legal_actions": []}, "viewer": seat, "moves": moves}
-    drawn = render_template("mail/_table.html", **values)
-    text = as_lines(drawn)
+    styled, text = styled_and_read(render_template("mail/_table.html", **values))
+    styled_moves = inline_styles(render_template("mail/_moves.html", **values)) if moves else ""
     if moves:
-        drawn = drawn.replace(MOVES_SLOT, render_template("mail/_moves.html", **values), 1)
         text += "\n\n" + render_template("mail/_moves.txt", **values)
-    return MailTable(Markup(inline_styles(drawn)), text.strip(), moves)
+    return MailTable(Markup(styled.replace(MOVES_SLOT, styled_moves, 1)), text.strip(), moves)
