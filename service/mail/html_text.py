@@ -37,6 +37,9 @@ HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden|mso-hide\
 
 @dataclass
 class _Open:
+    """An element open now, and whether its text is unseen or quoted: by itself or by an element it
+    lies in (so that the innermost one tells, whatever closes)."""
+
     tag: str
     unseen: bool
     quoted: bool
@@ -54,10 +57,10 @@ class TextReader(HTMLParser):
         self.rest_quoted = False  # past Outlook's quoted-mail marker: everything after is quoted
 
     def unseen(self) -> bool:
-        return any(element.unseen for element in self.stack)
+        return bool(self.stack) and self.stack[-1].unseen
 
     def quoted(self) -> bool:
-        return self.rest_quoted or any(element.quoted for element in self.stack)
+        return self.rest_quoted or (bool(self.stack) and self.stack[-1].quoted)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name.lower(): (value or "") for name, value in attrs}
@@ -70,8 +73,9 @@ class TextReader(HTMLParser):
         if tag in VOID_TAGS:
             return
         hidden = "hidden" in values or bool(HIDDEN_STYLE.search(values.get("style", "")))
-        unseen = tag in UNSEEN_TAGS or hidden
-        quoted = tag == "blockquote" or bool(classes & QUOTE_CLASSES)
+        unseen = tag in UNSEEN_TAGS or hidden or self.unseen()
+        inside_quote = bool(self.stack) and self.stack[-1].quoted
+        quoted = tag == "blockquote" or bool(classes & QUOTE_CLASSES) or inside_quote
         self.stack.append(_Open(tag, unseen, quoted))
 
     def handle_endtag(self, tag: str) -> None:
