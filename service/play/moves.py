@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import ColumnElement, bindparam
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, and_, col, or_, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from rules import IllegalAction
 from rules.messages import N_, Message
@@ -191,39 +192,25 @@ def _pending_of_seat(session: Session, game_id: str, seat: int) -> CommandRecord
     return session.exec(_PENDING_OF_SEAT, params={"game_id": game_id, "seat": seat}).first()
 
 
+def _game_commands(*where: ColumnElement[bool]) -> SelectOfScalar[CommandRecord]:
+    """The game's commands (`:game_id`) that `where` picks, oldest first."""
+    return (
+        select(CommandRecord)
+        .where(col(CommandRecord.game_id) == bindparam("game_id"), *where)
+        .order_by(col(CommandRecord.id))
+    )
+
+
 # Built once: every page and JSON read asks for the seat's pending move, every move for these.
-_PENDING_OF_SEAT = (
-    select(CommandRecord)
-    .where(
-        col(CommandRecord.game_id) == bindparam("game_id"),
-        col(CommandRecord.seat) == bindparam("seat"),
-        col(CommandRecord.status) == CommandStatus.PENDING,
+_PENDING = col(CommandRecord.status) == CommandStatus.PENDING
+_PENDING_OF_SEAT = _game_commands(col(CommandRecord.seat) == bindparam("seat"), _PENDING)
+_SENT_BEFORE = _game_commands(
+    or_(
+        col(CommandRecord.key) == bindparam("key"),
+        and_(col(CommandRecord.seat) == bindparam("seat"), _PENDING),
     )
-    .order_by(col(CommandRecord.id))
 )
-_SENT_BEFORE = (
-    select(CommandRecord)
-    .where(
-        col(CommandRecord.game_id) == bindparam("game_id"),
-        or_(
-            col(CommandRecord.key) == bindparam("key"),
-            and_(
-                col(CommandRecord.seat) == bindparam("seat"),
-                col(CommandRecord.status) == CommandStatus.PENDING,
-            ),
-        ),
-    )
-    .order_by(col(CommandRecord.id))
-)
-_PENDING_UP_TO = (
-    select(CommandRecord)
-    .where(
-        col(CommandRecord.game_id) == bindparam("game_id"),
-        col(CommandRecord.status) == CommandStatus.PENDING,
-        col(CommandRecord.id) <= bindparam("command_id"),
-    )
-    .order_by(col(CommandRecord.id))
-)
+_PENDING_UP_TO = _game_commands(_PENDING, col(CommandRecord.id) <= bindparam("command_id"))
 
 
 def pending_command(rt: Runtime, game_id: str, seat: int) -> int | None:
