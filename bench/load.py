@@ -24,7 +24,8 @@ with its mailer.
 Part 4 (players) runs the whole Procfile stack (web, worker, mailer, periodic and beat), mail sent
 to a local SMTP server, with 1,000 running games (more than the processes' caches hold) and C = 16
 clients that play as people do (the JSON to see whose move it is, that seat's page and its JSON, a
-move); between its phases, the floor of the architecture (bench/floor.py: a minimal move
+move), after 8 s of play not counted (the processes' first pages compile templates and fill caches);
+between its phases, the floor of the architecture (bench/floor.py: a minimal move
 transaction in PostgreSQL, empty requests to gunicorn, an empty Celery round trip), so that both are
 measured in the same minutes: CPU per move of every process (PostgreSQL and Redis too), the floor's,
 and their ratio.
@@ -612,6 +613,9 @@ def cost_line(moves: int, elapsed: float, cpu: dict[str, float]) -> str:
 # --- what players cost against the floor of the architecture --------------------------------------
 
 PROCESSES = ("web", "worker", "mailer", "periodic", "beat")
+# Play before the first round, not counted: each process's first pages and mails of each game compile
+# its templates and fill its caches (a game's typical pace), which cost a first round ~15 ms a move.
+WARM_UP_SECONDS = 8
 SHARED = ("postgres", "redis-server")  # the servers' processes, counted by name
 
 
@@ -705,6 +709,9 @@ def players_part(clients: int, seconds: float, game_count: int, rounds: int) -> 
                 rt = app.extensions["pbem"]
                 games = running_games(rt, game_count)
                 drained(rt)  # the invitations: not the moves' cost
+                warmed = sum(m.accepted for m in played(stack.base, games, clients, WARM_UP_SECONDS, 0)[0])
+                drained(rt)
+                print(f"  warm-up: {warmed} moves in {WARM_UP_SECONDS} s, not counted")
                 for round_ in range(1, rounds + 1):
                     floors.append(
                         measure_floor(floor_database_name, max(seconds / 4, 3), clients, free_port())
