@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from babel.messages.checkers import python_format
 from babel.messages.pofile import read_po
-from flask import Flask
+from flask import Flask, render_template_string
 
 from service import create_app
 from service.play.hosting import Player, create_game
@@ -203,3 +203,24 @@ def test_the_switch_goes_back_only_to_a_page_of_this_site(tmp_path: Path, target
     kept = client.post("/language", data={**form, "next": "/rules/dualis?table=1"})
     assert kept.headers["Location"] == "/rules/dualis?table=1"
     app.extensions["pbem"].engine.dispose()
+
+
+def test_a_template_says_its_words_in_the_readers_language_formatted_and_escaped(tmp_path: Path) -> None:
+    """Templates translate through the app's catalogues as Jinja's new-style gettext does: the text
+    translated, its variables escaped, `%%` a plain `%` even in a text without variables."""
+    app = create_app(app_config(tmp_path, None))
+    template = (
+        '{{ _("Your move") }}|{{ _("Mail to %(name)s is not arriving", name="<b>Bo</b>") }}'
+        '|{{ _("All in: 100%%") }}|{{ ngettext("%(num)d draw", "%(num)d draws", 2) }}'
+    )
+    with app.test_request_context("/?lang=ja"):
+        japanese = render_template_string(template)
+    with app.test_request_context("/?lang=en"):
+        english = render_template_string(template)
+    assert japanese.split("|") == [
+        "あなたの番",
+        "&lt;b&gt;Bo&lt;/b&gt;さんへのメールが届いていません",
+        "All in: 100%",
+        "引き分け2回",
+    ]
+    assert english == "Your move|Mail to &lt;b&gt;Bo&lt;/b&gt; is not arriving|All in: 100%|2 draws"
