@@ -41,18 +41,20 @@ class Phrase:
 
 def move_in_words(table: Table, seat: int, action: dict[str, Any]) -> str:
     """A move as the reader's language writes it, with its codes: "Moon 3 Blue coin (M3B)"."""
-    return example(PHRASINGS[table.record.game](table, seat, action), reader_language())
+    return example(PHRASINGS[table.record.game](table, seat, action), speaking_language())
 
 
 def move_label_and_words(table: Table, seat: int, action: dict[str, Any]) -> tuple[str, str]:
     """A move's `move_label` and `move_in_words`, its phrases made once (a mail offers every legal
     move both ways)."""
     phrases = PHRASINGS[table.record.game](table, seat, action)
-    language = reader_language()
+    language = speaking_language()
     return label(phrases, language), example(phrases, language)
 
 
-def reader_language() -> str:
+def speaking_language() -> str:
+    """The language being spoken now: the request's, or a mail's while it is drafted (`force_locale`,
+    in a worker too, where `i18n.reader_language` answers English)."""
     return str(get_locale() or DEFAULT_LANGUAGE)
 
 
@@ -199,7 +201,7 @@ PHRASINGS: dict[str, Callable[[Table, int, dict[str, Any]], list[Phrase]]] = {
 
 def move_label(table: Table, seat: int, action: dict[str, Any]) -> str:
     """A move in the reader's words only, as a mail's button names it: "Moon 3 Blue coin"."""
-    return label(PHRASINGS[table.record.game](table, seat, action), reader_language())
+    return label(PHRASINGS[table.record.game](table, seat, action), speaking_language())
 
 
 def label(phrases: Iterable[Phrase], language: str) -> str:

@@ -253,7 +253,8 @@ def mail_table(rt: Runtime, table: Table, seat: int, link: str, reply_to: str, s
     # are the links below it).
     values = {"page": page, "hand_page": {**page, "legal_actions": []}, "viewer": seat, "moves": moves}
     styled, text = styled_and_read(render_template("mail/_table.html", **values))
-    styled_moves = inline_styles(render_template("mail/_moves.html", **values)) if moves else ""
+    styled_moves = ""
     if moves:
+        styled_moves = inline_styles(render_template("mail/_moves.html", **values))
         text += "\n\n" + render_template("mail/_moves.txt", **values)
     return MailTable(Markup(styled.replace(MOVES_SLOT, styled_moves, 1)), text.strip(), moves)

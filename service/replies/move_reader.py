@@ -14,12 +14,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import get_locale
-
 from rules.double_side.cards import COLOUR_NAMES
 from rules.messages import word
 from service.eventlog.store import Table
-from service.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from service.i18n import LANGUAGES
 from service.move_words import (
     AIM,
     COIN,
@@ -38,6 +36,7 @@ from service.move_words import (
     said_everywhere,
     say_in,
     score,
+    speaking_language,
 )
 
 __all__ = ["move_in_words", "say_in"]  # kept here for the reply reader's callers
@@ -69,7 +68,7 @@ def pick(table: Table, seat: int, legal: list[dict[str, Any]], text: str) -> Mov
             scored.append((best, action))
     top = max((points for points, _ in scored), default=0)
     chosen = [action for points, action in scored if points == top]
-    language = str(get_locale() or DEFAULT_LANGUAGE)
+    language = speaking_language()
     choices = [example(phrasing(table, seat, action), language) for action in legal]
     return MoveReading(chosen[0] if top and len(chosen) == 1 else None, choices, len(chosen) if top else 0)
 
