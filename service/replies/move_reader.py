@@ -220,9 +220,11 @@ def situation_named(names: dict[str, str], line: str) -> tuple[str, str] | None:
 
 
 def situation_names(table: Table, seat: int) -> dict[str, str]:
-    """The situations the seat may choose a play for now, by their name in each language."""
+    """The situations the seat may choose a play for now, by their name in each language, folded as
+    a reply's text is (NFKC: a Japanese name's full-width colon is the reply's plain one)."""
     names = {}
     for situation in table.rules.ahead.situations(table.state, seat):
         for language in LANGUAGES:
-            names[say_in(language, table.rules.ahead.situation_name(situation)).lower()] = situation
+            name = say_in(language, table.rules.ahead.situation_name(situation))
+            names[unicodedata.normalize("NFKC", name).lower()] = situation
     return names
