@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask_babel import force_locale
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from service import create_app
@@ -42,6 +42,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6), moves=st.integers(0, 120))
+@example(variant=("dupli", 3, {}), seed=1, moves=5)  # a situation named with a colon: "if a Charge is set: …"
 def test_every_play_a_mail_offers_ahead_is_read_back_as_that_play(
     embedded: Flask, variant: tuple[str, int, dict[str, Any]], seed: int, moves: int
 ) -> None:
