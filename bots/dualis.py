@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from bots.tricks import SURE, Candidate, Forecast, best, card_chance, forecast, hold_chance, without_one
-from rules.dualis.cards import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome
+from rules.dualis.cards import CARD_INFO, CARDS, OPPOSITE, PlayedCard, trick_outcome, trick_rank
 from rules.shapes import Action
 
 # The weights below were chosen in seeded bot-against-bot matches (each deal played both ways).
@@ -154,15 +154,15 @@ def judge(table: Table, action: Action, chances: Sequence[float]) -> Candidate:
 def count_beaters(
     lead: PlayedCard, winner: PlayedCard, centre: tuple[int, int], high_low: bool, unseen: frozenset[str]
 ) -> int:
-    """How many unseen cards, played next without a coin, would take the trick from `winner`: the
-    game's own trick_outcome decides (the lead sets the suit and direction, the centre the trump)."""
-    first = (lead,) if lead == winner else (lead, winner)
-    count = 0
-    for card in unseen:
-        rival = PlayedCard(seat=-1, card=card, coin=False, colour=CARD_INFO[card][2])
-        if trick_outcome((*first, rival), centre, high_low).winner == -1:
-            count += 1
-    return count
+    """How many unseen cards, played next without a coin, would take the trick from `winner` (which
+    wins it so far): the game's own ranking of a trick's plays decides (the lead sets the suit and
+    direction, the centre the trump; a later play of equal rank takes the trick)."""
+    rank = trick_rank(lead, centre, high_low)
+    to_beat = rank(winner)
+    return sum(1 for card in unseen if rank(UNCOINED[card]) >= to_beat)
+
+
+UNCOINED = {card: PlayedCard(seat=-1, card=card, coin=False, colour=CARD_INFO[card][2]) for card in CARDS}
 
 
 def later_chance(table: Table, card: str) -> float:

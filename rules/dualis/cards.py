@@ -9,7 +9,7 @@ from typing import Any
 from rules.messages import N_, Message, word
 from rules.shapes import Choice, Shape
 from rules.tricks.ahead import LEAD, LED
-from rules.tricks.play import CompletedTrick, Play, winning_index
+from rules.tricks.play import CompletedTrick, Play
 
 NAME = "dualis"
 SUITS = ("S", "M")
@@ -107,17 +107,31 @@ def direction_of(lead: PlayedCard, high_low: bool) -> str:
     return "low" if high_low and lead.colour == "B" else "high"
 
 
+def trick_rank(
+    lead: PlayedCard, centre: tuple[int, int], high_low: bool
+) -> Callable[[PlayedCard], tuple[int, int]]:
+    """How strongly a play stands in a trick `lead` opened, were it to end with this centre: the trump
+    colour above the led suit above any other card (which never takes the trick), then by number in
+    the trick's direction. The play of highest rank takes the trick; of equal ranks, the later."""
+    led_suit = suit_of(lead.card)
+    trump = trump_colour(centre)
+    sign = 1 if direction_of(lead, high_low) == "high" else -1
+
+    def rank(play: PlayedCard) -> tuple[int, int]:
+        suit, number, _ = CARD_INFO[play.card]
+        tier = 2 if play.colour == trump else 1 if suit == led_suit else 0
+        return tier, sign * number
+
+    return rank
+
+
 def trick_outcome(plays: Sequence[PlayedCard], centre: tuple[int, int], high_low: bool) -> SettledTrick:
     """Who wins these plays if the trick ended with this centre, and why."""
-    led_suit = suit_of(plays[0].card)
+    rank = trick_rank(plays[0], centre, high_low)
+    best = plays[max(range(len(plays)), key=lambda i: (rank(plays[i]), i))]
     trump = trump_colour(centre)
-    direction = direction_of(plays[0], high_low)
-    sign = 1 if direction == "high" else -1
-    tiers: list[Callable[[PlayedCard], bool]] = [lambda p: suit_of(p.card) == led_suit]
-    if trump is not None:
-        tiers.insert(0, lambda p: p.colour == trump)
-    best = plays[winning_index(plays, tiers, lambda p: sign * CARD_INFO[p.card][1])]
     reason = "trump" if best.colour == trump else "suit"
+    led_suit, direction = suit_of(plays[0].card), direction_of(plays[0], high_low)
     return SettledTrick(0, tuple(plays), best.seat, best.card, led_suit, centre, trump, direction, reason)
 
 
