@@ -22,10 +22,14 @@ MARGIN = 0.05  # how much the size of a win counts beside winning it
 
 @dataclass(frozen=True)
 class Outcome:
-    """A game's chapter (settled: the rollout may stop) and the value of its end for a seat."""
+    """A game's chapter (settled: the rollout may stop), the value of its end for a seat, and how its
+    rollouts play: by the seat-keeper, each move counting `keeper_cost` random moves of a level's
+    budget (about what it costs beside one), or at random (0) where the keeper is too dear for
+    enough worlds."""
 
     settled: Callable[[Any, Any], bool]
     value: Callable[[Any, Any, int], float]
+    keeper_cost: int = 0
 
 
 def _share(winners: tuple[int, ...] | list[int] | None, seat: int) -> float:
@@ -93,7 +97,7 @@ def _red_black_value(start: red_black.State, now: red_black.State, seat: int) ->
 
 OUTCOMES: dict[str, Outcome] = {
     "dualis": Outcome(_dualis_settled, _dualis_value),
-    "double_side": Outcome(_double_side_settled, _double_side_value),
-    "dupli": Outcome(_dupli_settled, _dupli_value),
-    "red_black": Outcome(_red_black_settled, _red_black_value),
+    "double_side": Outcome(_double_side_settled, _double_side_value, keeper_cost=10),
+    "dupli": Outcome(_dupli_settled, _dupli_value, keeper_cost=25),
+    "red_black": Outcome(_red_black_settled, _red_black_value, keeper_cost=10),
 }

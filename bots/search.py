@@ -3,8 +3,12 @@
 For a decision the bot deals the seat's view again into complete states (`Game.determinize`: the
 other hands, face-down cards and the draw pile as they might be, never as they are), tries each legal
 action in each of them and plays the game on to the end of the chapter (a round, or the game) with a
-quick rollout policy, then keeps the action whose outcomes are best on average for its side. What
-belongs to each game is only how an outcome is valued (`bots.outcomes`).
+rollout policy, then keeps the action whose outcomes are best on average for its side. Within one
+world every action's rollout draws the same random numbers, so that two actions are compared on the
+same luck. What belongs to each game is how an outcome is valued and how its rollouts play
+(`bots.outcomes`): by the seat-keeper, which makes the search a step of policy improvement over the
+keeper (every seat plays on as the keeper would, so an action is judged by what follows it in
+earnest), or at random where the keeper is too dear to play thousands of moves a decision.
 
 Levels differ in their budget, counted in dealt worlds and rollouts so that a decision is the same
 on every machine: the search's randomness comes from a seed the caller derives from the game and the
@@ -35,10 +39,12 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Budget:
     """How hard a level searches, in counts (so that a decision is the same on every machine): the
-    moves its rollouts may make in all, within at least `min_worlds` and at most `max_worlds` worlds;
-    the bonus the seat-keeper's own choice gets (a search deviates from it only for a clear gain,
-    since a few noisy rollouts are no better judge than the keeper's rules of thumb); and the CPU
-    seconds after which the seat-keeper decides instead."""
+    moves its rollouts may make in all, counted as random moves (a keeper's move counts as the
+    game's `Outcome.keeper_cost` of them), within at least `min_worlds` and at most `max_worlds`
+    worlds; the bonus the seat-keeper's own choice gets when rollouts play at random (a search
+    deviates from it only for a clear gain, since a few noisy random rollouts are no better judge
+    than the keeper's rules of thumb); and the CPU seconds after which the seat-keeper decides
+    instead."""
 
     moves: int
     min_worlds: int
@@ -49,7 +55,7 @@ class Budget:
 
 LEVELS: dict[str, Budget | None] = {
     KEEPER: None,
-    "steady": Budget(moves=1400, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
+    "steady": Budget(moves=2000, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
     "strong": Budget(moves=12000, min_worlds=4, max_worlds=200, keeper_bonus=0.08, cpu_seconds=6.0),
 }
 MAX_ROLLOUT = 200  # moves: no chapter of any game is longer
@@ -108,7 +114,6 @@ class Search:
         self.game, self.seat, self.budget, self.view = game, seat, budget, view
         self.outcome: Outcome = OUTCOMES[game.name]
         self.seed = seed
-        self.rollout_random = random.Random(seed)  # a private, seeded stream: no global randomness
         self.deadline = time.process_time() + budget.cpu_seconds
         self.moves = 0
 
@@ -120,37 +125,43 @@ class Search:
         while world < worlds:
             state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
             for index, action in enumerate(legal):
-                totals[index] += self.value_of(state, action)
+                luck = random.Random(f"{self.seed}:{world}")  # private and seeded; the same for each action
+                totals[index] += self.value_of(state, action, luck)
             world += 1
             if world == 1:  # the first world's rollouts tell how many worlds the budget buys
                 worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
-        bonus = [self.budget.keeper_bonus * worlds * (action == preferred) for action in legal]
+        keeper_bonus = 0.0 if self.outcome.keeper_cost else self.budget.keeper_bonus
+        bonus = [keeper_bonus * worlds * (action == preferred) for action in legal]
         scores = [round(total + extra, 9) for total, extra in zip(totals, bonus, strict=True)]
         order = sorted(range(len(legal)), key=lambda i: (-scores[i], legal[i] != preferred, i))
         return legal[order[0]]
 
-    def value_of(self, state: Any, action: Action) -> float:
+    def value_of(self, state: Any, action: Action, luck: random.Random) -> float:
         """The value for the seat's side of `action` in one world, played on to the chapter's end."""
         start = state
         state = self.play(state, self.seat, action)
         for _ in range(MAX_ROLLOUT):
             if self.outcome.settled(start, state):
                 break
-            state = self.rollout_move(state)
+            state = self.rollout_move(state, luck)
         if time.process_time() > self.deadline:
             raise OverBudget(f"the search ran past {self.budget.cpu_seconds} s of CPU")
         return self.outcome.value(start, state, self.seat)
 
-    def rollout_move(self, state: Any) -> Any:
-        """One move of the rollout policy: the first seat waited on plays a random legal action
-        (never a fold, which only ends a chapter early)."""
+    def rollout_move(self, state: Any, luck: random.Random) -> Any:
+        """One move of the rollout policy: the first seat waited on plays the seat-keeper's move from
+        its own view of this world, or a random legal action, as the game's rollouts play (never a
+        fold, which only ends a chapter early)."""
         mover = min(self.game.to_act(state))
         legal = [a for a in self.game.legal_actions(state, mover) if not a.get("fold")]
-        return self.play(state, mover, self.rollout_random.choice(legal))
+        if not self.outcome.keeper_cost:
+            return self.play(state, mover, luck.choice(legal))
+        action = keeper(self.game, self.game.view(state, mover), legal, mover)
+        return self.play(state, mover, action, cost=self.outcome.keeper_cost)
 
-    def play(self, state: Any, seat: int, action: Action) -> Any:
+    def play(self, state: Any, seat: int, action: Action, cost: int = 1) -> Any:
         """The state after a seat's action, by the rules (counted in the moves the search made)."""
-        self.moves += 1
+        self.moves += cost
         for event in self.game.act(state, seat, action):
             state = self.game.apply(state, event)
         return state
