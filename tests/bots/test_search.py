@@ -11,6 +11,7 @@ import pytest
 
 from bots import LEVELS, choose_action, decide, search_seed
 from bots import search as search_module
+from bots.outcomes import OUTCOMES
 from rules.rng import SeededRandom
 from rules.table import BOT_LEVELS
 from tests.bots.table import CONFIGS, Config, Table
@@ -76,6 +77,20 @@ def test_a_search_bot_plays_a_whole_game_legally_and_the_same_on_a_rerun(config:
         return table.events
 
     assert game_with_a_bot() == game_with_a_bot()
+
+
+@pytest.mark.parametrize("config", [c for c in GAMES if OUTCOMES[c.name].keeper_cost], ids=lambda c: c.label)
+def test_where_a_games_rollouts_play_as_the_keeper_each_rollout_move_is_the_keepers(config: Config) -> None:
+    table = position(config, seed=4, moves=3)
+    seat = table.waiting[0]
+    strong = LEVELS["strong"]
+    assert strong is not None
+    search = search_module.Search(table.game, seat, strong, 9, table.view(seat))
+    before = table.state
+    after = search.rollout_move(before, random.Random(0))
+    table.do(seat, table.keeper(seat))
+    assert after == table.state
+    assert search.moves == OUTCOMES[config.name].keeper_cost  # what the keeper's move costs the budget
 
 
 def test_an_unknown_level_is_refused() -> None:

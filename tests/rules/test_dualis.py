@@ -21,6 +21,7 @@ from rules.dualis.cards import (
     score_round,
     side_score,
     trick_outcome,
+    trick_rank,
 )
 from rules.messages import plain
 from rules.rng import SeededRandom
@@ -451,6 +452,22 @@ def test_trick_outcome_function_matches_the_rulebook_example() -> None:
     ]
     assert trick_outcome(plays, (4, 4), False).winner == 1
     assert trick_outcome(plays, (5, 4), False).winner == 2  # had D not taken the coin
+
+
+def test_a_tricks_plays_rank_trump_then_led_suit_then_number_in_the_tricks_direction() -> None:
+    lead = PlayedCard(seat=0, card="S5B", colour="B")
+    rank = trick_rank(lead, (3, 2), high_low=False)  # Red trump (more Red coins), high numbers strong
+    blue_star_13 = PlayedCard(seat=1, card="S13B", colour="B")
+    red_moon_1 = PlayedCard(seat=2, card="M1R", colour="R")
+    blue_moon_13 = PlayedCard(seat=3, card="M13B", colour="B")
+    assert rank(red_moon_1) > rank(blue_star_13) > rank(lead) > rank(blue_moon_13)
+    low = trick_rank(PlayedCard(seat=0, card="S5B", colour="B"), (2, 2), high_low=True)  # Blue lead: low
+    assert low(PlayedCard(seat=1, card="S1R", colour="R")) > low(PlayedCard(seat=2, card="S13R", colour="R"))
+    # Of equal ranks the later play takes the trick: the same number of the led suit, other colour.
+    plays = [lead, PlayedCard(seat=1, card="S5R", colour="R")]
+    no_trump = trick_rank(lead, (2, 2), high_low=False)
+    assert no_trump(plays[0]) == no_trump(plays[1])
+    assert trick_outcome(plays, (2, 2), False).winner == 1
 
 
 # ---------------------------------------------------------------------------------- High-Low
