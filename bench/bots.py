@@ -8,7 +8,8 @@ score with a 95% Wilson interval against the bar (Duālis and Red and Black 50% 
 n-player games the 1/n share), and the CPU time of the bot's decisions (median, p95) and fallbacks.
 
 Runs in parallel-safe chunks: `--chunk K/M` plays the deals whose index is K modulo M and writes one
-JSON line per match to `--out`; `--report FILE ...` adds up such files and prints the table.
+JSON line per match to `--out`; `--first-deal` extends an earlier run with the deals after it;
+`--report FILE ...` adds up such files and prints the table.
 
     nice -n 10 .venv/bin/python bench/bots.py --games dualis,red_black --deals 200 --level strong \\
         --chunk 0/2 --out /tmp/t0.jsonl &
@@ -99,11 +100,11 @@ def play(game: Game[Any], deal: int, bots: set[int], level: str) -> Match:
     return match
 
 
-def run(games: list[str], deals: int, level: str, chunk: tuple[int, int], out: Path) -> None:
+def run(games: list[str], deals: range, level: str, chunk: tuple[int, int], out: Path) -> None:
     """Play this chunk's deals of every game, one JSON line per match."""
     part, parts = chunk
     with out.open("a") as sink:
-        for deal in range(deals):
+        for deal in deals:
             if deal % parts != part:
                 continue
             for name in games:
@@ -155,6 +156,7 @@ def main() -> None:
     )
     parser.add_argument("--games", default="dualis,red_black,double_side,dupli", help="comma-separated games")
     parser.add_argument("--deals", type=int, default=200, help="deals per game (each played twice)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number (to extend a run)")
     parser.add_argument("--level", default="strong", help="the bot level against the seat-keeper")
     parser.add_argument("--chunk", default="0/1", help="K/M: play the deals whose index is K modulo M")
     parser.add_argument("--out", type=Path, help="JSON lines of the matches (default: print the table only)")
@@ -165,7 +167,8 @@ def main() -> None:
         return
     part, parts = (int(x) for x in args.chunk.split("/"))
     out = args.out or Path(f"/tmp/bench-bots-{args.level}-{part}-{parts}.jsonl")
-    run(args.games.split(","), args.deals, args.level, (part, parts), out)
+    deals = range(args.first_deal, args.first_deal + args.deals)
+    run(args.games.split(","), deals, args.level, (part, parts), out)
     report([out])
 
 
