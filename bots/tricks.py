@@ -4,7 +4,7 @@ Both games score a side on hitting a trick count (Duālis: tricks equal to coins
 tricks equal to a die), so both keepers judge a move by the *forecast* of their final trick count it
 leaves: tricks already won, the chance of taking the trick in progress, and what the cards still in
 hand are likely to take. Who wins a trick is never decided here: each keeper asks its game's own
-rules (`rules.dualis.trick_outcome`, `rules.double_side.trick_winner`, both on `rules.tricks`).
+rules (`rules.dualis.trick_outcome` and `trick_rank`, `rules.double_side.trick_winner`).
 """
 
 from __future__ import annotations
