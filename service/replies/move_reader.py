@@ -194,7 +194,7 @@ def read_ahead(table: Table, seat: int, text: str) -> AheadReading:
     rules, state = table.rules, table.state
     names = situation_names(table, seat)
     plays, unread = [], []
-    for line in unicodedata.normalize("NFKC", text).splitlines():
+    for line in folded(text).splitlines():
         named = situation_named(names, line)
         if named is None:
             continue
@@ -211,10 +211,10 @@ def read_ahead(table: Table, seat: int, text: str) -> AheadReading:
 def situation_named(names: dict[str, str], line: str) -> tuple[str, str] | None:
     """The situation a line begins with ("<its name>:", a name may hold a colon itself) and the rest
     of the line, or None."""
-    folded = line.strip().lower()
+    lowered = line.strip().lower()
     for name in sorted(names, key=len, reverse=True):
-        rest = folded.removeprefix(name).lstrip()
-        if folded.startswith(name) and rest.startswith(":"):
+        rest = lowered.removeprefix(name).lstrip()
+        if lowered.startswith(name) and rest.startswith(":"):
             return names[name], line.strip()[len(line.strip()) - len(rest) + 1 :]
     return None
 
@@ -226,5 +226,11 @@ def situation_names(table: Table, seat: int) -> dict[str, str]:
     for situation in table.rules.ahead.situations(table.state, seat):
         for language in LANGUAGES:
             name = say_in(language, table.rules.ahead.situation_name(situation))
-            names[unicodedata.normalize("NFKC", name).lower()] = situation
+            names[folded(name).lower()] = situation
     return names
+
+
+def folded(text: str) -> str:
+    """A reply's text, and the situation names it is matched against, folded alike (NFKC: full-width
+    letters, digits and colons as plain ones)."""
+    return unicodedata.normalize("NFKC", text)
