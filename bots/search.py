@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import random
+import statistics
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,20 +45,25 @@ class Budget:
     game's `Outcome.keeper_cost` of them), within at least `min_worlds` and at most `max_worlds`
     worlds; the bonus the seat-keeper's own choice gets when rollouts play at random (a search
     deviates from it only for a clear gain, since a few noisy random rollouts are no better judge
-    than the keeper's rules of thumb); and the CPU seconds after which the seat-keeper decides
-    instead."""
+    than the keeper's rules of thumb); how sure it must be, in standard errors of the difference,
+    that another action beats the keeper's choice before it leaves it (`margin`: a steady player
+    plays the keeper's move unless a few worlds clearly say otherwise); and the CPU seconds after
+    which the seat-keeper decides instead."""
 
     moves: int
     min_worlds: int
     max_worlds: int
     keeper_bonus: float
+    margin: float
     cpu_seconds: float
 
 
 LEVELS: dict[str, Budget | None] = {
     KEEPER: None,
-    "steady": Budget(moves=2000, min_worlds=2, max_worlds=40, keeper_bonus=0.15, cpu_seconds=2.0),
-    "strong": Budget(moves=12000, min_worlds=4, max_worlds=200, keeper_bonus=0.08, cpu_seconds=6.0),
+    "steady": Budget(moves=2000, min_worlds=2, max_worlds=40, keeper_bonus=0.15, margin=1.0, cpu_seconds=2.0),
+    "strong": Budget(
+        moves=12000, min_worlds=4, max_worlds=200, keeper_bonus=0.08, margin=0.0, cpu_seconds=6.0
+    ),
 }
 MAX_ROLLOUT = 200  # moves: no chapter of any game is longer
 
@@ -105,6 +112,16 @@ def decide(
         return Decision(fallback_move, reason)
 
 
+def clearly_better(values: Sequence[float], others: Sequence[float], margin: float) -> bool:
+    """Whether `values` beat `others`, world by world (the same worlds and luck, so the differences
+    are paired), by more than `margin` standard errors of their mean difference."""
+    differences = [value - other for value, other in zip(values, others, strict=True)]
+    if len(differences) < 2:
+        return False
+    mean = statistics.fmean(differences)
+    return mean > margin * statistics.stdev(differences) / math.sqrt(len(differences))
+
+
 class Search:
     """One decision's search over worlds dealt from the seat's view."""
 
@@ -119,22 +136,26 @@ class Search:
 
     def best(self, legal: Sequence[Action], preferred: Action) -> Action:
         """The action of highest mean value over the worlds, the keeper's choice counted with its
-        bonus; on a tie the keeper's, then the first listed, so that the choice is deterministic."""
-        totals = [0.0] * len(legal)
+        bonus; on a tie the keeper's, then the first listed, so that the choice is deterministic.
+        The keeper's choice stays unless the other beats it by the level's margin."""
+        values: list[list[float]] = [[] for _ in legal]  # by action, one value a world
         worlds, world = self.budget.min_worlds, 0
         while world < worlds:
             state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
             for index, action in enumerate(legal):
                 luck = random.Random(f"{self.seed}:{world}")  # private and seeded; the same for each action
-                totals[index] += self.value_of(state, action, luck)
+                values[index].append(self.value_of(state, action, luck))
             world += 1
             if world == 1:  # the first world's rollouts tell how many worlds the budget buys
                 worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
         keeper_bonus = 0.0 if self.outcome.keeper_cost else self.budget.keeper_bonus
         bonus = [keeper_bonus * worlds * (action == preferred) for action in legal]
-        scores = [round(total + extra, 9) for total, extra in zip(totals, bonus, strict=True)]
+        scores = [round(sum(found) + extra, 9) for found, extra in zip(values, bonus, strict=True)]
         order = sorted(range(len(legal)), key=lambda i: (-scores[i], legal[i] != preferred, i))
-        return legal[order[0]]
+        chosen, kept = order[0], legal.index(preferred)
+        if self.budget.margin and not clearly_better(values[chosen], values[kept], self.budget.margin):
+            return preferred
+        return legal[chosen]
 
     def value_of(self, state: Any, action: Action, luck: random.Random) -> float:
         """The value for the seat's side of `action` in one world, played on to the chapter's end."""

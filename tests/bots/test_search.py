@@ -93,6 +93,33 @@ def test_where_a_games_rollouts_play_as_the_keeper_each_rollout_move_is_the_keep
     assert search.moves == OUTCOMES[config.name].keeper_cost  # what the keeper's move costs the budget
 
 
+def test_another_action_is_clearly_better_only_by_more_than_the_margin_in_standard_errors() -> None:
+    keeper = [0.0, 1.0, 0.5, 0.0]
+    assert search_module.clearly_better([0.5, 1.5, 1.0, 0.5], keeper, margin=1.0)  # ahead in every world
+    assert not search_module.clearly_better([1.0, 0.0, 1.0, 0.0], keeper, margin=1.0)  # luck, not gain
+    assert search_module.clearly_better([1.0, 0.0, 1.0, 0.0], keeper, margin=0.1)
+    assert not search_module.clearly_better([1.0], [0.0], margin=1.0)  # one world tells no spread
+
+
+@pytest.mark.parametrize("config", GAMES, ids=lambda c: c.label)
+def test_a_level_with_a_margin_leaves_the_keepers_move_only_when_the_worlds_clearly_say_so(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steady = LEVELS["steady"]
+    assert steady is not None
+    searched, kept = [], []
+    for seed in range(5):
+        table = position(config, seed=seed, moves=10)
+        seat = table.waiting[0]
+        view, legal = table.view(seat), table.legal(seat)
+        keepers = choose_action(table.game, view, legal, seat)
+        for margin, into in ((0.0, searched), (1e9, kept)):
+            monkeypatch.setitem(LEVELS, "steady", replace(steady, margin=margin))
+            into.append(decide(table.game, view, legal, seat, "steady", 5).action == keepers)
+    assert all(kept)  # no gain is that sure: the keeper's move every time
+    assert not all(searched)  # without a margin, the search leaves it somewhere
+
+
 def test_an_unknown_level_is_refused() -> None:
     table = position(GAMES[3], seed=1, moves=0)
     seat = table.waiting[0]
