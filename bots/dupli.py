@@ -19,11 +19,12 @@ balanced pair), and it keeps pairs the set rule allows.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
 from typing import Any
 
 from bots.tricks import best
@@ -148,20 +149,28 @@ def rival(pool: tuple[tuple[str, int], ...], charge_up: bool) -> Rival:
     )
 
 
-def win_share(mine: Dist, rivals: Sequence[Sequence[tuple[int, float]]]) -> float:
+def win_share(mine: Dist, rivals: Sequence[tuple[tuple[int, float], ...]]) -> float:
     """My expected share of the win: the chance every rival is weaker, plus half the chance of a tie
     at the top (rivals' distributions may miss mass: an eliminated rival cannot win)."""
+    tables = [cumulative(dist) for dist in rivals]
     share = 0.0
     for strength, p in mine.items():
         below = at_most = 1.0
-        for dist in rivals:
-            lower = sum(q for s, q in dist if s < strength)
-            level = sum(q for s, q in dist if s <= strength)
-            missing = 1.0 - sum(q for _, q in dist)
-            below *= lower + missing
-            at_most *= level + missing
+        for strengths, masses, missing in tables:
+            below *= masses[bisect_left(strengths, strength)] + missing
+            at_most *= masses[bisect_right(strengths, strength)] + missing
         share += p * (below + 0.5 * (at_most - below))
     return share
+
+
+@lru_cache(maxsize=4096)
+def cumulative(dist: tuple[tuple[int, float], ...]) -> tuple[tuple[int, ...], tuple[float, ...], float]:
+    """A rival's distribution (sorted by strength) as its strengths, the mass below each place in
+    that order (summed in the same order as a sum over the weaker strengths, so to the same bits),
+    and the mass it misses."""
+    strengths = tuple(strength for strength, _ in dist)
+    masses = tuple(accumulate((q for _, q in dist), initial=0))
+    return strengths, masses, 1.0 - masses[-1]
 
 
 # --------------------------------------------------------------------------------- a pair's worth
