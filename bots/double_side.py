@@ -27,6 +27,7 @@ from rules.double_side.cards import (
     black,
     colour,
     number,
+    trick_rank,
     trick_winner,
     white_of,
 )
@@ -119,9 +120,11 @@ def judge(table: Table, action: Action, chances: Sequence[float]) -> Candidate:
 @lru_cache(maxsize=4096)
 def count_beaters(lead: str, winner: str, side: str, trump: str | None, unseen: frozenset[str]) -> int:
     """How many unseen cards, played next, would take the trick from `winner` (the game's own
-    trick_winner decides; the lead sets the colour to follow)."""
-    first = [lead] if lead == winner else [lead, winner]
-    return sum(1 for card in unseen if trick_winner([*first, card], side, trump) == len(first))
+    trick_rank decides: a later card of equal or higher rank takes it; the lead sets the colour to
+    follow)."""
+    rank = trick_rank(colour(lead), side, trump)
+    standing = rank(winner)
+    return sum(1 for card in unseen if rank(card) >= standing)
 
 
 def later_chance(table: Table, card: str, trump: str | None, done: int | None = None) -> float:

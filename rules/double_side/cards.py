@@ -150,11 +150,19 @@ def trump_chooser(dice: Sequence[Sequence[int]], seed: int, round_no: int) -> tu
     return _tie_break([(-(a + b), -max(a, b)) for a, b in dice], seed, "trump chooser", round_no)
 
 
+def trick_rank(led: str, side: str, trump: str | None) -> Callable[[str], tuple[int, int]]:
+    """How strongly a card stands in a trick whose lead was of colour `led`: the trump colour above
+    the led colour above any other (which never takes the trick), then its number on the side in
+    force (numbers are unique per colour)."""
+
+    def rank(card: str) -> tuple[int, int]:
+        tier = 2 if colour(card) == trump else 1 if colour(card) == led else 0
+        return tier, _NUMBER[(card, side)]
+
+    return rank
+
+
 def trick_winner(cards: Sequence[str], side: str, trump: str | None) -> int:
     """The position of the winning card: the highest trump if one was played, else the highest card
-    of the led colour; numbers are read on the side in force (they are unique per colour)."""
-    led = colour(cards[0])
-    tiers = [lambda card: colour(card) == led]
-    if trump is not None:
-        tiers.insert(0, lambda card: colour(card) == trump)
-    return winning_index(cards, tiers, lambda card: number(card, side))
+    of the led colour."""
+    return winning_index(cards, trick_rank(colour(cards[0]), side, trump))

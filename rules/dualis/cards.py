@@ -9,7 +9,7 @@ from typing import Any
 from rules.messages import N_, Message, word
 from rules.shapes import Choice, Shape
 from rules.tricks.ahead import LEAD, LED
-from rules.tricks.play import CompletedTrick, Play
+from rules.tricks.play import CompletedTrick, Play, winning_index
 
 NAME = "dualis"
 SUITS = ("S", "M")
@@ -128,7 +128,7 @@ def trick_rank(
 def trick_outcome(plays: Sequence[PlayedCard], centre: tuple[int, int], high_low: bool) -> SettledTrick:
     """Who wins these plays if the trick ended with this centre, and why."""
     rank = trick_rank(plays[0], centre, high_low)
-    best = plays[max(range(len(plays)), key=lambda i: (rank(plays[i]), i))]
+    best = plays[winning_index(plays, rank)]
     trump = trump_colour(centre)
     reason = "trump" if best.colour == trump else "suit"
     led_suit, direction = suit_of(plays[0].card), direction_of(plays[0], high_low)

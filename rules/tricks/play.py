@@ -50,19 +50,11 @@ def playable(hand: Sequence[Card], led: object | None, group: Callable[[Card], o
     return following or list(hand)
 
 
-def winning_index(
-    cards: Sequence[Card],
-    tiers: Sequence[Callable[[Card], bool]],
-    strength: Callable[[Card], int],
-) -> int:
-    """The position of the winning card. The first tier any card belongs to decides (e.g. "of the
-    trump colour", then "of the led suit"); within it the strongest wins, and of equal strength the
-    one played later."""
-    for in_tier in tiers:
-        candidates = [i for i, card in enumerate(cards) if in_tier(card)]
-        if candidates:
-            return max(candidates, key=lambda i: (strength(cards[i]), i))
-    raise ValueError("no card belongs to any tier: the led card must be in the last tier")
+def winning_index(cards: Sequence[Card], rank: Callable[[Card], tuple[int, int]]) -> int:
+    """The position of the winning card: the one of highest rank (its tier first, e.g. of the trump
+    colour, then of the led suit, then any other, which never takes the trick; then its strength);
+    of equal ranks, the one played later."""
+    return max(range(len(cards)), key=lambda i: (rank(cards[i]), i))
 
 
 T = TypeVar("T", bound=CompletedTrick[Any])
