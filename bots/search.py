@@ -45,10 +45,10 @@ class Budget:
     game's `Outcome.keeper_cost` of them), within at least `min_worlds` and at most `max_worlds`
     worlds; the bonus the seat-keeper's own choice gets when rollouts play at random (a search
     deviates from it only for a clear gain, since a few noisy random rollouts are no better judge
-    than the keeper's rules of thumb); how sure it must be, in standard errors of the difference,
-    that another action beats the keeper's choice before it leaves it (`margin`: a steady player
-    plays the keeper's move unless a few worlds clearly say otherwise); and the CPU seconds after
-    which the seat-keeper decides instead."""
+    than the keeper's rules of thumb); where rollouts play as the keeper instead (no bonus), how sure
+    it must be, in standard errors of the difference, that another action beats the keeper's choice
+    before it leaves it (`margin`: a steady player plays the keeper's move unless its few worlds
+    clearly say otherwise); and the CPU seconds after which the seat-keeper decides instead."""
 
     moves: int
     min_worlds: int
@@ -137,7 +137,9 @@ class Search:
     def best(self, legal: Sequence[Action], preferred: Action) -> Action:
         """The action of highest mean value over the worlds, the keeper's choice counted with its
         bonus; on a tie the keeper's, then the first listed, so that the choice is deterministic.
-        The keeper's choice stays unless the other beats it by the level's margin."""
+        Where rollouts play as the keeper, its choice stays unless another beats it by the level's
+        margin (the bonus's part there: with random rollouts the margin is not needed, and a
+        steady Duālis bot with both scored 47.5% against the keeper in 40 matches, 67.5% without)."""
         values: list[list[float]] = [[] for _ in legal]  # by action, one value a world
         worlds, world = self.budget.min_worlds, 0
         while world < worlds:
@@ -148,12 +150,14 @@ class Search:
             world += 1
             if world == 1:  # the first world's rollouts tell how many worlds the budget buys
                 worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
-        keeper_bonus = 0.0 if self.outcome.keeper_cost else self.budget.keeper_bonus
+        keeper_bonus, margin = (
+            (0.0, self.budget.margin) if self.outcome.keeper_cost else (self.budget.keeper_bonus, 0.0)
+        )
         bonus = [keeper_bonus * worlds * (action == preferred) for action in legal]
         scores = [round(sum(found) + extra, 9) for found, extra in zip(values, bonus, strict=True)]
         order = sorted(range(len(legal)), key=lambda i: (-scores[i], legal[i] != preferred, i))
         chosen, kept = order[0], legal.index(preferred)
-        if self.budget.margin and not clearly_better(values[chosen], values[kept], self.budget.margin):
+        if margin and not clearly_better(values[chosen], values[kept], margin):
             return preferred
         return legal[chosen]
 
