@@ -157,7 +157,7 @@ def trick_rank(led: str, side: str, trump: str | None) -> Callable[[str], tuple[
 
     def rank(card: str) -> tuple[int, int]:
         tier = 2 if colour(card) == trump else 1 if colour(card) == led else 0
-        return tier, _NUMBER[(card, side)]
+        return tier, number(card, side)
 
     return rank
 
