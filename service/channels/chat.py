@@ -1,18 +1,29 @@
 """A chat or phone app by URL: Discord, Slack, Matrix, Telegram, ntfy, Mattermost... any service
 Apprise knows that speaks HTTP (one URL field, Apprise's own syntax or the service's webhook URL).
 Services that would open other sockets (mail, XMPP, syslog, desktop notifications) are refused:
-only HTTP goes through the address guard."""
+only HTTP goes through the address guard.
+
+Apprise's plugins post with `requests.post`, which opens a new session for every call. Inside
+`guarded()` that session is `_GuardedSession`: it takes neither proxies nor credentials from the
+environment (a proxy would hide the address the guard checks, and let a notice reach what the guard
+refuses) and sends on connections kept between notices, one pool per host for the process, as
+service/channels/http.py does for the webhook and Web Push. Each address's notifier is made once
+and kept (Apprise parses the URL anew each time it makes one)."""
 
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 import apprise
+import requests
+from requests.adapters import HTTPAdapter
 
 from rules.messages import N_
-from service.channels.guard import AddressRefused, HostNotFound, guarded, public_addresses
+from service.channels.guard import AddressRefused, HostNotFound, guarded, guarding, public_addresses
+from service.channels.http import KEPT_HOSTS, KEPT_PER_HOST
 from service.channels.kinds import ChannelRefused, DeliveryFailed, Payload, Secret
 
 # Apprise's own lines may quote a service's URL with its token: only its errors are kept, without them.
@@ -28,9 +39,44 @@ HTTP_SCHEMES = frozenset(
 )  # fmt: skip
 
 
+KEPT_NOTIFIERS = 256  # addresses whose notifiers a process keeps (the least recently used go first)
+
+
+class _KeptAdapter(HTTPAdapter):
+    """Connections kept for the process's later notices: a session's end does not close them."""
+
+    def close(self) -> None:
+        pass
+
+
+_kept = _KeptAdapter(pool_connections=KEPT_HOSTS, pool_maxsize=KEPT_PER_HOST, max_retries=0)
+
+
+class _GuardedSession(requests.Session):
+    def __init__(self) -> None:
+        super().__init__()
+        if guarding():
+            self.trust_env = False
+            self.mount("https://", _kept)
+            self.mount("http://", _kept)
+
+
+requests.sessions.Session = _GuardedSession  # type: ignore[misc]  # what requests.post opens
+
+
 def plugin_of(address: str) -> Any:
     """Apprise's notifier for an address, or None if it is not one Apprise knows."""
-    return apprise.Apprise.instantiate(address.strip())
+    return _notifier(address.strip())
+
+
+@lru_cache(maxsize=KEPT_NOTIFIERS)
+def _notifier(address: str) -> Any:
+    notifier = apprise.Apprise.instantiate(address)
+    if notifier is not None:
+        # Apprise spaces one notifier's requests by sleeping (5.5 s by default); it never did here,
+        # with a new notifier for each notice, and a channel's notices are spaced by the game.
+        notifier.request_rate_per_sec = 0
+    return notifier
 
 
 def is_chat(address: str) -> bool:

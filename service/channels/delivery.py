@@ -21,7 +21,7 @@ from service.channels.registry import KINDS
 from service.channels.sealing import Unsealable, erased, unseal
 from service.db import retry_on_disconnect
 from service.eventlog.models import MAIL, Channel, MailStatus, OutboxMail
-from service.mail.delivery import Sender, Undeliverable, claim, claim_rows, deliver_claimed
+from service.mail.delivery import Sender, Undeliverable, deliver_claimed, leased
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
 from service.runtime import Runtime
@@ -38,13 +38,13 @@ _notice_pool = ThreadPoolExecutor(NOTICE_THREADS, thread_name_prefix="notices")
 
 def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     """Deliver a batch of outbox rows, mails and channels' notices (as `deliver_row`), leased in one
-    statement with their channels read in one query; how many were sent. A row that fails is logged
+    statement, their channels read in the same transaction; how many were sent. A row that fails is logged
     and left to its own retry; it stops no other."""
+    claimed, channels = retry_on_disconnect(lambda: _claimed(rt, row_ids))
     groups: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)  # the mails under None
-    for mail, token in retry_on_disconnect(lambda: claim_rows(rt, row_ids)):
+    for mail, token in claimed:
         groups[None if mail.channel == MAIL else mail.channel_id].append((mail, token))
     mails = groups.pop(None, [])
-    channels = _channels(rt, set(groups))
     if rt.engine.dialect.name == "sqlite":  # one writer at a time, and a send holds its row's write
         return sum(_deliver_in_order(rt, rows, channels) for rows in [mails, *groups.values()])
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's own object
@@ -76,13 +76,10 @@ def _deliver_in_order(
 
 def deliver_row(rt: Runtime, row_id: int) -> bool | None:
     """Deliver one outbox row, a mail or a channel's notice (see service/mail/delivery.deliver)."""
-    claimed = retry_on_disconnect(lambda: claim(rt, row_id))
-    if claimed is None:
+    claimed, channels = retry_on_disconnect(lambda: _claimed(rt, [row_id]))
+    if not claimed:
         return None
-    mail, token = claimed
-    return _deliver_leased(
-        rt, mail, token, _channels(rt, set() if mail.channel == MAIL else {mail.channel_id})
-    )
+    return _deliver_leased(rt, *claimed[0], channels)
 
 
 def _deliver_leased(
@@ -104,14 +101,15 @@ def _senders(channels: Mapping[int, Channel], after: list[Callable[[], None]]) -
 _CHANNELS = select(Channel).where(col(Channel.id).in_(bindparam("ids", expanding=True)))  # built once
 
 
-def _channels(rt: Runtime, ids: set[int | None]) -> dict[int, Channel]:
-    """These channels by id (one query)."""
-    wanted = [channel_id for channel_id in ids if channel_id is not None]
-    if not wanted:
-        return {}
+def _claimed(rt: Runtime, row_ids: list[int]) -> tuple[list[tuple[OutboxMail, str]], dict[int, Channel]]:
+    """The rows leased (as service/mail/delivery.claim_rows), and the channels of those that are
+    notices, read in the lease's transaction."""
     with Session(rt.engine, expire_on_commit=False) as session:
-        found = list(session.execute(_CHANNELS, {"ids": wanted}).scalars())
-    return {channel.id: channel for channel in found if channel.id is not None}
+        claimed = leased(rt, session, row_ids)
+        wanted = {mail.channel_id for mail, _ in claimed if mail.channel != MAIL}
+        found = list(session.execute(_CHANNELS, {"ids": list(wanted)}).scalars()) if wanted else []
+        session.commit()
+    return claimed, {channel.id: channel for channel in found if channel.id is not None}
 
 
 def send_notice(

@@ -77,6 +77,11 @@ def _create_connection(address: tuple[str, int], *args: Any, **kwargs: Any) -> s
 urllib3_connection.create_connection = _create_connection
 
 
+def guarding() -> bool:
+    """Whether this thread is inside `guarded()`: sending a channel's notice."""
+    return getattr(_state, "allow_loopback", None) is not None
+
+
 @contextmanager
 def guarded(settings: dict[str, Any]) -> Iterator[None]:
     """Within it, this thread's HTTP requests connect to public addresses only."""

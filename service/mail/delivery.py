@@ -268,14 +268,19 @@ def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
 def claim_rows(rt: Runtime, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]:
     """Lease these rows (as `claim`) in one statement: those that were unsent and free, in id order,
     each with the lease's token."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        claimed = leased(rt, session, mail_ids)
+        session.commit()
+    return claimed
+
+
+def leased(rt: Runtime, session: Session, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]:
+    """`claim_rows` in `session`'s transaction, which the caller commits."""
     now = rt.clock.now()
     token = secrets.token_hex(16)
     until = now + timedelta(seconds=lease_seconds(rt))
-    with Session(rt.engine, expire_on_commit=False) as session:
-        taken = session.execute(_CLAIM, {"mail_ids": mail_ids, "now": now, "until": until, "token": token})
-        mails = list(taken.scalars())
-        session.commit()
-    return [(mail, token) for mail in sorted(mails, key=lambda mail: mail.id or 0)]
+    taken = session.execute(_CLAIM, {"mail_ids": mail_ids, "now": now, "until": until, "token": token})
+    return [(mail, token) for mail in sorted(taken.scalars(), key=lambda mail: mail.id or 0)]
 
 
 Sender = Callable[[Runtime, OutboxMail], None]

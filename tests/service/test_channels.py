@@ -288,6 +288,42 @@ def test_notices_to_one_host_share_a_kept_connection_which_a_long_answer_closes(
     assert pings[3].peer_port != long_answered.peer_port  # and closed after the long answer
 
 
+def test_chat_notices_to_one_host_share_a_kept_connection(pg_app: Flask, receiver: Receiver) -> None:
+    """Apprise opens a new session for each notice; the guarded one sends on a kept connection."""
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    token = seat_token(rt, new_game(rt, "red_black", people("Ann", "Bo")), 0)
+    chat = add(client, token, f"ntfy://127.0.0.1:{receiver.port}/kept-topic")
+    for _ in range(3):
+        assert client.post(f"/api/play/{token}/channels/{chat['id']}/test").status_code == 202
+    pings = [request for request in receiver.on("/") if b"kept-topic" in request.body]
+    assert len(pings) == 3
+    assert len({ping.peer_port for ping in pings}) == 1
+
+
+def test_chat_notices_take_no_proxy_from_the_environment(
+    pg_app: Flask, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A proxy would hide the address the guard checks (and reach what it refuses): a chat app's
+    notice goes straight to its service, whatever the worker's environment says."""
+    proxy = Receiver()
+    proxy.start()
+    try:
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, proxy.url(""))
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        rt = pg_app.extensions["pbem"]
+        client = pg_app.test_client()
+        token = seat_token(rt, new_game(rt, "red_black", people("Ann", "Bo")), 0)
+        chat = add(client, token, f"ntfy://127.0.0.1:{receiver.port}/straight-topic")
+        assert client.post(f"/api/play/{token}/channels/{chat['id']}/test").status_code == 202
+        assert [request for request in receiver.on("/") if b"straight-topic" in request.body]
+        assert proxy.received == []
+    finally:
+        proxy.stop()
+
+
 def test_a_batch_of_notices_goes_channel_beside_channel_so_a_hanging_one_delays_no_other(
     clean_pg: str, tmp_path: Path, receiver: Receiver
 ) -> None:
