@@ -6,9 +6,9 @@ only HTTP goes through the address guard.
 Apprise's plugins post with `requests.post`, which opens a new session for every call. Inside
 `guarded()` that session is `_GuardedSession`: it takes neither proxies nor credentials from the
 environment (a proxy would hide the address the guard checks, and let a notice reach what the guard
-refuses) and sends on connections kept between notices, one pool per host for the process, as
-service/channels/http.py does for the webhook and Web Push. Each address's notifier is made once
-and kept (Apprise parses the URL anew each time it makes one)."""
+refuses), sends on connections kept between notices, one pool per host for the process, and reads
+at most 64 KiB of an answer, as service/channels/http.py does for the webhook and Web Push. Each
+address's notifier is made once and kept (Apprise parses the URL anew each time it makes one)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import apprise
 import requests
+from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
 
 from rules.messages import N_
@@ -40,10 +41,22 @@ HTTP_SCHEMES = frozenset(
 
 
 KEPT_NOTIFIERS = 256  # addresses whose notifiers a process keeps (the least recently used go first)
+# A service's JSON answer (a Matrix login, a Telegram update) may be longer than the webhook's 4 KiB.
+MAX_CHAT_ANSWER_BYTES = 64 * 1024
 
 
 class _KeptAdapter(HTTPAdapter):
-    """Connections kept for the process's later notices: a session's end does not close them."""
+    """Connections kept for the process's later notices (a session's end does not close them), and
+    at most MAX_CHAT_ANSWER_BYTES of an answer read: a longer one's connection is closed instead of
+    returned to the pool, its rest never read."""
+
+    def send(self, request: PreparedRequest, *args: Any, **kwargs: Any) -> Response:
+        response = super().send(request, *args, **{**kwargs, "stream": True})
+        try:
+            response._content = response.raw.read(MAX_CHAT_ANSWER_BYTES)  # what requests then reads
+        finally:
+            response.raw.close()
+        return response
 
     def close(self) -> None:
         pass

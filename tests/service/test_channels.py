@@ -288,17 +288,28 @@ def test_notices_to_one_host_share_a_kept_connection_which_a_long_answer_closes(
     assert pings[3].peer_port != long_answered.peer_port  # and closed after the long answer
 
 
-def test_chat_notices_to_one_host_share_a_kept_connection(pg_app: Flask, receiver: Receiver) -> None:
-    """Apprise opens a new session for each notice; the guarded one sends on a kept connection."""
+def test_chat_notices_to_one_host_share_a_kept_connection_which_a_long_answer_closes(
+    pg_app: Flask, receiver: Receiver
+) -> None:
+    """Apprise opens a new session for each notice; the guarded one sends on a kept connection, and
+    an answer longer than what is read closes it rather than leave the rest on it."""
     rt = pg_app.extensions["pbem"]
     client = pg_app.test_client()
     token = seat_token(rt, new_game(rt, "red_black", people("Ann", "Bo")), 0)
-    chat = add(client, token, f"ntfy://127.0.0.1:{receiver.port}/kept-topic")
-    for _ in range(3):
-        assert client.post(f"/api/play/{token}/channels/{chat['id']}/test").status_code == 202
-    pings = [request for request in receiver.on("/") if b"kept-topic" in request.body]
-    assert len(pings) == 3
-    assert len({ping.peer_port for ping in pings}) == 1
+    receiver.answers["/long"] = Answer(body=b"x" * 10_000_000)
+    kept = add(client, token, f"json://127.0.0.1:{receiver.port}/kept")
+    long = add(client, token, f"json://127.0.0.1:{receiver.port}/long")
+    for channel in (kept, kept, kept, long, kept):
+        started = time.monotonic()
+        assert client.post(f"/api/play/{token}/channels/{channel['id']}/test").status_code == 202
+        assert time.monotonic() - started < 2
+    pings = receiver.on("/kept")
+    assert len(pings) == 4 and len({ping.peer_port for ping in pings[:3]}) == 1
+    (long_answered,) = receiver.on("/long")
+    assert long_answered.peer_port == pings[0].peer_port  # the kept connection, taken from the pool
+    assert pings[3].peer_port != long_answered.peer_port  # and closed after the long answer
+    statuses = sorted(row.status for row in mails(pg_app) if row.channel != "mail")
+    assert statuses == [MailStatus.SENT] * 5  # Apprise takes a 200 as sent, whatever follows it
 
 
 def test_chat_notices_take_no_proxy_from_the_environment(
