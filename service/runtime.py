@@ -225,7 +225,7 @@ class Runtime:
         """Commit a game's unit of work, then hand its mails to the task queue, and the game to the
         worker when it waits on a search bot's move this context left (due now, not at the beat's
         next tick)."""
-        session.add_all(mails)
+        session.add_all(mail for mail in mails if mail.id is None)  # the others are written already
         session.commit()
         now = self.clock.now()
         mail_ids = [mail.id for mail in mails if mail.id is not None and due_now(mail, now)]

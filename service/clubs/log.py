@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 
 from rules.messages import N_, Message
 from service.eventlog.models import ClubEventRecord, ClubRecord, OutboxMail
+from service.mail.outbox import write_outbox
 from service.runtime import Runtime
 
 FOUNDED = "ClubFounded"
@@ -282,7 +283,7 @@ def _unit_of_work(rt: Runtime, club_id: str, decide: Decision[T]) -> tuple[T, li
         club = load(session, club_id)
         result, events, mails = decide(session, club)
         append(session, record, club.version, events)
-        session.add_all(mails)
+        write_outbox(session, mails)
         session.commit()
     return result, mails
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select, update
 
@@ -310,6 +310,7 @@ _EVENTS_UPTO = (
     .where(col(EventRecord.game_id) == bindparam("game_id"), col(EventRecord.seq) <= bindparam("upto"))
     .order_by(col(EventRecord.seq))
 )
+_INSERT_EVENTS = insert(EventRecord.__table__)  # type: ignore[attr-defined]
 _LAST_SEQ = select(func.max(EventRecord.seq)).where(col(EventRecord.game_id) == bindparam("game_id"))
 _LOCK_GAME = select(GameRecord.id).where(col(GameRecord.id) == bindparam("game_id"))
 _LOCK_GAME_WAITING = _LOCK_GAME.with_for_update(key_share=True)
@@ -428,23 +429,22 @@ def append_events(
     insert of the same seq fails instead of overwriting. The game row's `version` moves on in the
     same statement as the append (loading trusts it; `pbem rebuild` repairs it from the log).
     """
-    for offset, event in enumerate(events, start=1):
-        data = {k: v for k, v in event.items() if k not in ("type", "v")}
-        session.add(
-            EventRecord(
-                game_id=game_id,
-                seq=expected_version + offset,
-                type=event["type"],
-                v=event["v"],
-                data=data,
-                seat=seat,
-                action=action if offset == 1 else None,
-                origin=origin,
-                created_at=now,
-            )
-        )
+    rows = [
+        {
+            "game_id": game_id,
+            "seq": expected_version + offset,
+            "type": event["type"],
+            "v": event["v"],
+            "data": {k: v for k, v in event.items() if k not in ("type", "v")},
+            "seat": seat,
+            "action": action if offset == 1 else None,
+            "origin": origin,
+            "created_at": now,
+        }
+        for offset, event in enumerate(events, start=1)
+    ]
     try:
-        session.flush()
+        session.execute(_INSERT_EVENTS, rows)  # one executemany, not the ORM's unit of work
     except IntegrityError as error:
         session.rollback()
         raise VersionConflict(game_id) from error

@@ -3,9 +3,10 @@ confirmations, "my games", proposals: `MailKind.unasked`) to one address in any 
 of a game its reader plays in (their turns, what happened, game over) are never held back: they
 follow moves, not requests, and a player must not lose a "your move".
 
-Enforced where every mail is queued, whatever drafted it: when a session flushes new outbox rows,
-each unasked one past its address's cap is stored as CAPPED, which is never sent (the outbox page
-lists it). So no path, present or future, can send an address more than the cap in a day.
+Enforced where every mail is queued, whatever drafted it: when a session flushes new outbox rows
+(or service/mail/outbox.py writes them), each unasked one past its address's cap is stored as
+CAPPED, which is never sent (the outbox page lists it). So no path, present or future, can send an
+address more than the cap in a day.
 
 An address is counted as the mailbox it reaches (`links.mailbox`): ann+1@x.org and ANN+2@x.org are
 ann@x.org, so plus-addressing does not multiply the cap.
@@ -56,13 +57,18 @@ def sent_in_a_day(session: OrmSession, box: str, before: OutboxMail) -> int:
 
 @event.listens_for(OrmSession, "before_flush")
 def _cap_new_mails(session: OrmSession, _context: Any, _instances: Any) -> None:
+    cap_new_mails(session, [row for row in session.new if isinstance(row, OutboxMail)])
+
+
+def cap_new_mails(session: OrmSession, rows: list[OutboxMail]) -> None:
+    """Store as CAPPED each unasked mail of `rows` (about to be written in `session`) past its
+    address's cap, counting what the database holds and the rows before it."""
     bind = session.get_bind()
     per_day = _CAPS.get(bind) if isinstance(bind, Engine) else None
     new = [
         row
-        for row in session.new
-        if isinstance(row, OutboxMail)
-        and row.channel == MAIL  # a channel's notice goes where its owner asked: no mailbox to spare
+        for row in rows
+        if row.channel == MAIL  # a channel's notice goes where its owner asked: no mailbox to spare
         and row.status != MailStatus.CAPPED
         and MailKind(row.kind).unasked
     ]

@@ -36,6 +36,7 @@ from service.mail.drafting import (
     rules_url,
 )
 from service.mail.kinds import MailKind
+from service.mail.outbox import write_outbox
 from service.play.clocks import dues
 from service.play.decisions_told import extend_deadline, forfeit, host_decision_mails
 from service.play.master import Master, new_game_master, step
@@ -245,8 +246,7 @@ def start_game(rt: Runtime, session: Session, setup: GameSetup) -> tuple[str, li
     append_events(session, game_id, 0, opening, None, origin=EventOrigin.GAME, now=now)
     table = new_game_master(rt, session, load_table(session, game_id)).settle()
     mails = invitation_mails(rt, table, dues(session, game_id))
-    session.add_all(mails)
-    session.flush()
+    write_outbox(session, mails)
     return game_id, mails
 
 

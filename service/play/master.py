@@ -22,6 +22,7 @@ from service.channels.notices import notices_after
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, append_move
 from service.mail.drafting import mails_after_move
+from service.mail.outbox import write_outbox
 from service.play.ahead import Queued, chosen_rows, drop_replaced, note, settle_queue, untold
 from service.play.automatic import Step, follow
 from service.play.projections import project, project_seats
@@ -147,7 +148,7 @@ class Master:
         if skip is not None:  # (the host's mails have no seat)
             mails = [mail for mail in mails if mail.seat != skip]
         mails += notices_after(self.rt, self.session, before, after, due)
-        self.session.add_all(mails)
+        write_outbox(self.session, mails)
         mailed = {mail.seat for mail in mails}
         for seat, rows in notes.items():
             if seat in mailed or after.result is not None:
