@@ -38,8 +38,8 @@ _notice_pool = ThreadPoolExecutor(NOTICE_THREADS, thread_name_prefix="notices")
 
 def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     """Deliver a batch of outbox rows, mails and channels' notices (as `deliver_row`), leased in one
-    statement, their channels read in the same transaction; how many were sent. A row that fails is logged
-    and left to its own retry; it stops no other."""
+    statement, their channels read in the same transaction; how many were sent. A row that fails is
+    logged and left to its own retry; it stops no other."""
     claimed, channels = retry_on_disconnect(lambda: _claimed(rt, row_ids))
     groups: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)  # the mails under None
     for mail, token in claimed:

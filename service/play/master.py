@@ -141,7 +141,8 @@ class Master:
         self, before: Table, after: Table, due: dict[int, datetime], skip: int | None
     ) -> list[OutboxMail]:
         """The mails the moves from `before` to `after` cause (none to the seat `skip`), each seat
-        told what became of its plays chosen ahead meanwhile; added to the session."""
+        told what became of its plays chosen ahead meanwhile; written in the step's transaction (a
+        later step of the unit sees them: the table channel's waiting notice is rewritten)."""
         notes = {seat: rows for seat, rows in untold(self.session, after).items() if seat != skip}
         told = {seat: [note(after, row) for row in rows] for seat, rows in notes.items()}
         mails = mails_after_move(self.rt, before, after, due, told)
