@@ -111,12 +111,10 @@ def test_notify_me_on_this_device_subscribes_and_the_worker_shows_the_push(  # t
         "ServiceWorker.deliverPushMessage",
         {"origin": base, "registrationId": registrations[-1], "data": json.dumps(notice)},
     )
-    page.wait_for_function(
+    # Read in the same look that finds it: the browser may close a shown notification at any time.
+    shown = page.wait_for_function(
         "navigator.serviceWorker.getRegistration('/play/').then(r => r.getNotifications())"
-        ".then(shown => shown.length === 1)"
-    )
-    shown = page.evaluate(
-        "navigator.serviceWorker.getRegistration('/play/').then(r => r.getNotifications())"
-        ".then(([n]) => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url}))"
-    )
+        ".then(shown => shown.length === 1"
+        " && ({title: shown[0].title, body: shown[0].body, tag: shown[0].tag, url: shown[0].data.url}))"
+    ).json_value()
     assert shown == {"title": notice["title"], "body": notice["text"], "tag": game_id, "url": notice["url"]}
