@@ -30,8 +30,13 @@ transaction in PostgreSQL, empty requests to gunicorn, an empty Celery round tri
 measured in the same minutes: CPU per move of every process (PostgreSQL and Redis too), the floor's,
 and their ratio.
 
+Part 5 (reads) reads seats' JSON and pages over and over while nothing moves, without and then with
+`If-None-Match` (each client sends the tag of its last answer for that path): reads per second, the
+share answered 304 and CPU per read of the web, PostgreSQL and Redis.
+
     .venv/bin/python bench/load.py [--clients 1,4,16,64] [--seconds 20] [--games 100000]
-        [--skip load|scale|channels|players] [--player-clients 16] [--player-games 1000]
+        [--skip load|scale|channels|players|reads] [--player-clients 16] [--player-games 1000]
+        [--read-games 64]
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -733,6 +738,92 @@ def players_part(clients: int, seconds: float, game_count: int, rounds: int) -> 
     print(f"  the floor: {floor:5.2f} ms a move; the service costs x{per_move / floor:.1f} the floor")
 
 
+# --- unchanged reads: what a client polling a game that has not moved costs -------------------------
+
+READ_KINDS = ("JSON", "page")
+
+
+def reader(
+    base: str, paths: list[str], until: float, seed: int, tags: dict[str, str] | None, into: Counter[int]
+) -> None:
+    """One polling client: reads of its seats' JSON or pages at random, each (unless `tags` is None)
+    with the tag its last answer for that path gave; the statuses it got, counted."""
+    rng = random.Random(seed)
+    host, port = base.removeprefix("http://").split(":")
+    connection = HTTPConnection(host, int(port), timeout=60)
+    while time.monotonic() < until:
+        path = rng.choice(paths)
+        headers = {"If-None-Match": tags[path]} if tags is not None and path in tags else {}
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        into[response.status] += 1
+        if tags is not None and response.getheader("ETag"):
+            tags[path] = response.getheader("ETag", "")
+
+
+def read_phase(
+    stack: Stack, paths: list[str], seconds: float, tags: list[dict[str, str]], conditional: bool
+) -> str:
+    """A client per dict of `tags` polling its share of `paths` for `seconds` (with the tags it kept
+    when `conditional`): reads per second, the share answered 304, CPU per read."""
+    clients = len(tags)
+    counts: list[Counter[int]] = [Counter() for _ in range(clients)]
+    until = time.monotonic() + seconds
+    before = cpu_now(stack)
+    threads = [
+        threading.Thread(
+            target=reader,
+            args=(stack.base, paths[n::clients], until, n, tags[n] if conditional else None, counts[n]),
+        )
+        for n in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = cpu_now(stack)
+    total = sum(counts, Counter())
+    reads = sum(total.values())
+    per = {name: (after[name] - before[name]) / max(reads, 1) * 1000 for name in after}
+    return (
+        f"{reads / seconds:7.1f} reads/s ({reads:5d}), {total[304] / max(reads, 1):4.0%} 304  CPU per read "
+        + "  ".join(f"{name} {ms:5.2f}" for name, ms in per.items())
+        + f"  total {sum(per.values()):5.2f} ms"
+    )
+
+
+def reads_part(clients: int, seconds: float, game_count: int) -> None:
+    """Seats' JSON and pages read over and over while nothing moves, without and with If-None-Match,
+    on the Procfile's web (gunicorn 2x4) with PostgreSQL and Redis."""
+    settings = {
+        "DATABASE_URL": fresh_database("pbem_bench_reads"),
+        "REDIS_URL": REDIS,
+        "SECRET_KEY": "bench",
+        "RUN_MIGRATIONS": 0,
+        "LOCAL_OUTBOX": 1,
+        "ALLOW_HTTP_BASE_URL": 1,
+    }
+    redis.Redis.from_url(REDIS).flushdb()
+    workdir = Path(tempfile.mkdtemp(prefix="pbem-reads-"))
+    print(
+        f"\nUnchanged reads: C={clients}, {game_count} games, {seconds:.0f} s a phase, on the Procfile's web"
+    )
+    with deployed_stack(settings, workdir, ("web",)) as stack:
+        app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+        with app.app_context():
+            games = new_games(app.extensions["pbem"], game_count, 500_000)
+        pages = [path for game in games for path in game.paths]
+        for kind, paths in zip(READ_KINDS, (["/api" + path for path in pages], pages), strict=True):
+            tags: list[dict[str, str]] = [{} for _ in range(clients)]
+            read_phase(stack, paths, seconds / 4, tags, conditional=True)  # warm-up (and tags), not counted
+            for conditional in (False, True):
+                asked = "with If-None-Match   " if conditional else "without If-None-Match"
+                print(
+                    f"  {kind:<4} {asked} {read_phase(stack, paths, seconds, tags, conditional)}", flush=True
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,64")
@@ -746,11 +837,14 @@ def main() -> None:
         "--skip",
         action="append",
         default=[],
-        choices=("load", "scale", "channels", "players"),
+        choices=("load", "scale", "channels", "players", "reads"),
         help="leave a part out",
     )
     parser.add_argument("--player-clients", type=int, default=16, help="clients in the players part")
     parser.add_argument("--player-games", type=int, default=1000, help="running games in the players part")
+    parser.add_argument(
+        "--read-games", type=int, default=64, help="games whose seats are read in the reads part"
+    )
     args = parser.parse_args()
     if "load" not in args.skip:
         settings = {
@@ -778,6 +872,8 @@ def main() -> None:
         channels_part(args.channel_clients, args.seconds, args.rounds)
     if "players" not in args.skip:
         players_part(args.player_clients, args.seconds, args.player_games, args.rounds)
+    if "reads" not in args.skip:
+        reads_part(args.player_clients, args.seconds, args.read_games)
 
 
 if __name__ == "__main__":

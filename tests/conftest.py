@@ -26,6 +26,7 @@ from tests.smtp_sink import SmtpSink
 PG_SERVER = os.environ.get("TEST_POSTGRES_SERVER", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_SERVER = os.environ.get("TEST_REDIS_SERVER", "redis://127.0.0.1:6379")
 TABLES = (
+    "picture_changes",
     "club_events",
     "clubs",
     "bounces",

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint, text
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -160,6 +160,24 @@ class SnapshotRecord(SQLModel, table=True):
     version: int  # the seq of the last event folded into it
     format: int  # snapshots.FORMAT when it was written: another one is ignored
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # the state and who owes
+
+
+# SQLite numbers only an INTEGER primary key by itself (its rowid, 64 bits there).
+CHANGE_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class PictureChange(SQLModel, table=True):
+    """A change to one of a game's rows that a seat's page or JSON shows, noted by the database's own
+    triggers (migration 0028), never by the code, so that no writer can forget one. The sum of a
+    game's weights is its picture stamp (service/eventlog/stamps.py); the sweep folds a game's many
+    rows into one of their summed weight, which leaves the sum as it was."""
+
+    __tablename__ = "picture_changes"
+    __table_args__ = (Index("ix_picture_changes_game", "game_id", "weight"),)
+
+    id: int | None = Field(default=None, sa_column=Column(CHANGE_ID, primary_key=True, autoincrement=True))
+    game_id: str = Field(max_length=32)  # no foreign key: a trigger's insert stays one index write
+    weight: int = Field(default=1, sa_column=Column(BigInteger, nullable=False, server_default="1"))
 
 
 class CommandStatus(StrEnum):

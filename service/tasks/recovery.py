@@ -8,6 +8,7 @@ from sqlmodel import Session, col, select
 
 from service.db import retry_on_disconnect
 from service.eventlog.models import CommandRecord, CommandStatus
+from service.eventlog.stamps import fold_picture_changes
 from service.mail.delivery import queue_due_mails
 from service.runtime import Runtime
 
@@ -36,9 +37,9 @@ def stuck_commands(rt: Runtime, age: timedelta | None = None, limit: int = 500) 
 
 def sweep(rt: Runtime) -> tuple[int, int]:
     """Re-queue what a broker outage or a lost task left behind, and the mails due again after a
-    failure; (mails, commands) re-queued. The mails go in bounded batches, each marked queued first
-    (its own task records a failure's backoff after that), and none while the mail queue still holds
-    a backlog, so a mail outage never floods its queue."""
+    failure, and fold the picture changes noted; (mails, commands) re-queued. The mails go in
+    bounded batches, each marked queued first (its own task records a failure's backoff after that),
+    and none while the mail queue still holds a backlog, so a mail outage never floods its queue."""
     # Kept mails (no SMTP) are not pending: without SMTP, the channels' notices still go.
     mails: list[int] = []
     if rt.dispatch.mail_backlog() < MAIL_QUEUE_FULL:
@@ -47,7 +48,16 @@ def sweep(rt: Runtime) -> tuple[int, int]:
     for command_id, game_id in commands:
         rt.dispatch.apply_move(command_id, game_id)
     rt.dispatch.send_mails(mails)
+    retry_on_disconnect(lambda: fold_changes(rt))
     return len(mails), len(commands)
+
+
+def fold_changes(rt: Runtime) -> int:
+    """Fold busy games' noted picture changes (their stamps stay as they are); games folded."""
+    with Session(rt.engine) as session:
+        folded = fold_picture_changes(session)
+        session.commit()
+    return folded
 
 
 def dispatch_pending(rt: Runtime) -> int:

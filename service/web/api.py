@@ -26,6 +26,7 @@ from service.play.turn_view import turn_json, turn_view
 from service.reading import seat_json, seat_talk_json
 from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
+from service.web.conditional import conditional_read
 from service.web.limits import mail_request_limits, players_game
 from service.web.openapi import (
     LINK_ERRORS,
@@ -64,10 +65,15 @@ def openapi() -> Response:
 
 
 @blueprint.get("/play/<token>")
-@spec.validate(resp=Answers(HTTP_200=SeatState, **LINK_ERRORS))
+@spec.validate(resp=Answers(HTTP_200=SeatState, HTTP_304=None, **LINK_ERRORS))
 def state(token: str) -> Response:
+    """The seat's view, moves, turns, settings and rematch, with a weak ETag: a request whose
+    If-None-Match holds it gets an empty 304 (nothing it shows changed, the minute has not turned)."""
     rt = runtime()
-    access = player_access(rt, token)
+    return conditional_read(rt, token, "json", lambda: seat_state(rt, player_access(rt, token)))
+
+
+def seat_state(rt: Runtime, access: SeatAccess) -> Response:
     settings = SeatSettings.of(access.table.seats[access.seat])
     turns = turn_json(turn_view(rt, access.table, access.seat))
     rematch = rematch_view(rt, access.table, access.seat).as_json()
@@ -84,14 +90,17 @@ def state(token: str) -> Response:
 @blueprint.get("/play/<token>/version")
 @spec.validate(resp=Answers(HTTP_200=SeatVersion, HTTP_304=None, **LINK_ERRORS))
 def version(token: str) -> Response:
-    """The game's version for the seat's open page, which reloads when it changes: tagged with an
-    ETag, so that a poll whose If-None-Match still holds gets an empty 304."""
-    access = player_access(runtime(), token)
+    """The game's version for the seat's open page, which reloads when it changes: tagged as the
+    seat's JSON is, so that a poll whose If-None-Match still holds gets an empty 304 without the
+    table being loaded."""
+    rt = runtime()
+    return conditional_read(rt, token, "version", lambda: seat_version(player_access(rt, token)))
+
+
+def seat_version(access: SeatAccess) -> Response:
     table = access.table
     your_move = table.active and access.seat in table.rules.to_act(table.state)
-    response = jsonify({"seq": table.version, "your_move": your_move})
-    response.set_etag(f"v{table.version}")
-    return response.make_conditional(request)
+    return jsonify({"seq": table.version, "your_move": your_move})
 
 
 @blueprint.post("/play/<token>")

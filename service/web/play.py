@@ -7,7 +7,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -37,6 +47,7 @@ from service.play.vacations import VacationRefused, cancel_vacation, declare_vac
 from service.reading import game_context, move_group_name, seat_page_context, seat_summary
 from service.runtime import Runtime, runtime
 from service.web.access import SeatAccess, player_access, player_summary
+from service.web.conditional import conditional_read
 from service.web.forms import DAMAGED, AddressForm, AutoPlayForm, VacationForm
 from service.web.inputs import sql_int
 from service.web.limits import mail_request_limits, players_game
@@ -128,7 +139,16 @@ def tick_marks(view: dict[str, Any], ticked: list[str] | None) -> list[bool] | N
 
 @blueprint.get("/play/<token>")
 def page(token: str) -> ResponseReturnValue:
+    """The seat's page, with a weak ETag when it is asked for plainly (see service/web/conditional.py):
+    its CSRF token and flashed messages belong to the browser's session, so the tag covers its cookie."""
     rt = runtime()
+    session_cookie = request.cookies.get(current_app.config["SESSION_COOKIE_NAME"], "")
+    return conditional_read(rt, token, "page", lambda: make_response(seat_page(rt, token)), session_cookie)
+
+
+def seat_page(rt: Runtime, token: str) -> ResponseReturnValue:
+    """The seat's page as the request asks it: a move chosen in a mail, a submission's outcome, or
+    the page as it stands."""
     access = player_access(rt, token)
     if "choose" in request.args:
         return chosen_from_mail(access, request.args["choose"])

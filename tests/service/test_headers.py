@@ -19,6 +19,7 @@ from service.mail.drafting import my_games_url
 from service.play.address_games import calendar_url
 from tests.conftest import app_config
 from tests.helpers import confirm_path, confirmed, forms, mails, play_path
+from tests.service.turns import stepping
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
 
@@ -148,6 +149,7 @@ def test_https_adds_hsts_and_a_deployment_secure_cookies(
 def test_an_open_page_polls_the_games_version_with_an_etag(app: Flask, client: FlaskClient) -> None:
     """The version an open player page polls (live.js): 304 with no body while the game has not
     moved, the new version once it has."""
+    stepping(app)  # the tag holds within a minute: this one does not turn while the test runs
     a_game(client)
     path = play_path(mails(app, kind="invitation")[0])
     first = client.get(f"/api{path}/version")

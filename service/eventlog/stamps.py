@@ -1,0 +1,51 @@
+"""A game's picture stamp: a number that grows with every committed change to the rows a seat's page
+and JSON are built from (the database's triggers note each one in `picture_changes`, migration 0028).
+Equal stamps at two reads mean nothing a seat is shown changed in between, but for what time alone
+changes, which the ETag's minute covers (service/web/conditional.py).
+
+Read the stamp before the picture: a change committed between the two then shows in the picture
+under the older stamp, so the next read sees a newer stamp and answers in full. The other way round
+a change could hide behind an unchanged stamp."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, insert, text
+from sqlmodel import Session, col, select
+
+from service.eventlog.models import PictureChange
+
+# A game with more noted changes than this has them folded into one row by the sweep.
+FOLD_ABOVE = 64
+# Games folded per sweep at most (the busiest first).
+FOLD_BATCH = 200
+
+
+# A polled game's one statement, on the session's connection: no ORM between (a 304 costs it all).
+_STAMP = text("SELECT coalesce(sum(weight), 0) FROM picture_changes WHERE game_id = :game_id")
+
+
+def picture_stamp(session: Session, game_id: str) -> int:
+    """The sum of a game's noted changes (0 for a game without any, or none at all)."""
+    return int(session.connection().execute(_STAMP, {"game_id": game_id}).scalar_one())
+
+
+def fold_picture_changes(session: Session) -> int:
+    """Fold each busy game's noted changes into one row of their summed weight, in this transaction
+    (whose commit swaps them at once: a reader sees the same sum before and after); games folded."""
+    busy = session.exec(
+        select(PictureChange.game_id)
+        .group_by(col(PictureChange.game_id))
+        .having(func.count() > FOLD_ABOVE)
+        .order_by(func.count().desc())
+        .limit(FOLD_BATCH)
+    ).all()
+    for game_id in busy:
+        # The rows deleted are summed, not the rows read before: a change committed meanwhile with a
+        # lower id is either deleted and counted or left, never dropped from the sum.
+        weights = session.exec(
+            delete(PictureChange)
+            .where(col(PictureChange.game_id) == game_id)
+            .returning(col(PictureChange.weight))
+        ).scalars()
+        session.exec(insert(PictureChange).values(game_id=game_id, weight=sum(weights)))
+    return len(busy)

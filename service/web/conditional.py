@@ -1,0 +1,80 @@
+"""Conditional reads of a seat's page and its JSON twin: each answer carries a weak ETag, and a
+request whose `If-None-Match` still holds gets an empty 304 after one indexed sum, without the table
+being loaded or the picture built. A client polling an unchanged game costs a link check and a lookup.
+
+The tag is keyed by the secret (a client cannot make one for a state it was never shown) and covers:
+- the game's picture stamp (service/eventlog/stamps.py), read before the picture: every committed
+  change to the rows the page shows, a revoked link or a seat handed to a bot among them, so such a
+  link never gets a 304 for what it used to see;
+- the seat, the link's key version and what chooses the page's language (`?lang=`, the switch's
+  cookie, Accept-Language);
+- the current minute, for what changes with time alone (a vacation ending, a rematch lapsing, the
+  estimated end, another game's link in the rematch panel): a 304 is at most a minute behind them,
+  as the clocks' own beat is;
+- for the page, the session cookie (its CSRF token and flashed messages belong to one browser).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+
+from flask import abort, make_response, request
+from werkzeug.wrappers import Response
+
+from service.eventlog.stamps import picture_stamp
+from service.i18n import LANGUAGE_COOKIE
+from service.links import LinkError, PlayerLink
+from service.runtime import Runtime
+from service.web.access import link_refusal
+
+# Requests that may be answered 304: a plain read, with at most the language chosen in the URL.
+PLAIN_ARGS = frozenset({"lang"})
+
+
+def seat_tag(rt: Runtime, link: PlayerLink, kind: str, *extra: str) -> str:
+    """The ETag of what a seat's `kind` of read ("page", "json") shows now."""
+    stamp = rt.read_riding_out(lambda session: picture_stamp(session, link.game_id))
+    minute = rt.clock.now().strftime("%Y%m%d%H%M")
+    parts = (
+        kind,
+        link.game_id,
+        str(link.seat),
+        str(link.key_version),
+        str(stamp),
+        minute,
+        request.args.get("lang", ""),
+        request.cookies.get(LANGUAGE_COOKIE, ""),
+        request.headers.get("Accept-Language", ""),
+        *extra,
+    )
+    key = str(rt.settings["SECRET_KEY"]).encode()
+    return hmac.new(key, "\x1f".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def verified_link(rt: Runtime, token: str) -> PlayerLink:
+    """The seat a player token names (403 with the reason for a forged or expired one); whether it is
+    still the seat's current link is checked where the table is loaded, or by the tag."""
+    try:
+        return rt.signer.read_player(token)
+    except LinkError as error:
+        abort(403, link_refusal(error.reason))
+
+
+def conditional_read(
+    rt: Runtime, token: str, kind: str, build: Callable[[], Response], *extra: str
+) -> Response:
+    """`build`'s answer tagged with the seat's ETag, or an empty 304 when the request's
+    `If-None-Match` holds that tag already."""
+    if set(request.args) - PLAIN_ARGS:
+        return build()
+    tag = seat_tag(rt, verified_link(rt, token), kind, *extra)
+    if request.if_none_match.contains_weak(tag):
+        unchanged = make_response("", 304)
+        unchanged.set_etag(tag, weak=True)
+        return unchanged
+    response = build()
+    if response.status_code == 200:
+        response.set_etag(tag, weak=True)
+    return response
