@@ -13,7 +13,7 @@ from flask_babel import refresh
 
 from service.eventlog.models import SeatKeeper
 from service.eventlog.store import GameNotFound, Table
-from service.links import GameLink, LinkError
+from service.links import GameLink, LinkError, PlayerLink
 from service.play.moves import pending_command
 from service.reading import reader_language, seat_summary
 from service.runtime import Runtime
@@ -43,12 +43,18 @@ HOST_LINK_REPLACED = _l(
 )
 
 
-def player_access(rt: Runtime, token: str) -> SeatAccess:
-    """The seat a player token opens; aborts with 403/404 and a clear message otherwise."""
+def player_link(rt: Runtime, token: str) -> PlayerLink:
+    """The seat a player token names (403 with the reason for a forged or expired one); whether it is
+    still the seat's current link is checked where the table is loaded (`player_access`)."""
     try:
-        link = rt.signer.read_player(token)
+        return rt.signer.read_player(token)
     except LinkError as error:
         abort(403, link_refusal(error.reason))
+
+
+def player_access(rt: Runtime, token: str) -> SeatAccess:
+    """The seat a player token opens; aborts with 403/404 and a clear message otherwise."""
+    link = player_link(rt, token)
     table = _table(rt, link.game_id)
     if not 0 <= link.seat < len(table.seats):
         abort(403, link_refusal("forged"))

@@ -20,21 +20,21 @@ import hashlib
 import hmac
 from collections.abc import Callable
 
-from flask import abort, make_response, request
+from flask import make_response, request
 from werkzeug.wrappers import Response
 
 from service.eventlog.stamps import picture_stamp
 from service.i18n import LANGUAGE_COOKIE
-from service.links import LinkError, PlayerLink
+from service.links import PlayerLink
 from service.runtime import Runtime
-from service.web.access import link_refusal
+from service.web.access import player_link
 
 # Requests that may be answered 304: a plain read, with at most the language chosen in the URL.
 PLAIN_ARGS = frozenset({"lang"})
 
 
 def seat_tag(rt: Runtime, link: PlayerLink, kind: str, *extra: str) -> str:
-    """The ETag of what a seat's `kind` of read ("page", "json") shows now."""
+    """The ETag of what a seat's `kind` of read ("page", "json", "version") shows now."""
     stamp = rt.read_riding_out(lambda session: picture_stamp(session, link.game_id))
     minute = rt.clock.now().strftime("%Y%m%d%H%M")
     parts = (
@@ -53,15 +53,6 @@ def seat_tag(rt: Runtime, link: PlayerLink, kind: str, *extra: str) -> str:
     return hmac.new(key, "\x1f".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def verified_link(rt: Runtime, token: str) -> PlayerLink:
-    """The seat a player token names (403 with the reason for a forged or expired one); whether it is
-    still the seat's current link is checked where the table is loaded, or by the tag."""
-    try:
-        return rt.signer.read_player(token)
-    except LinkError as error:
-        abort(403, link_refusal(error.reason))
-
-
 def conditional_read(
     rt: Runtime, token: str, kind: str, build: Callable[[], Response], *extra: str
 ) -> Response:
@@ -69,7 +60,7 @@ def conditional_read(
     `If-None-Match` holds that tag already."""
     if set(request.args) - PLAIN_ARGS:
         return build()
-    tag = seat_tag(rt, verified_link(rt, token), kind, *extra)
+    tag = seat_tag(rt, player_link(rt, token), kind, *extra)
     if request.if_none_match.contains_weak(tag):
         unchanged = make_response("", 304)
         unchanged.set_etag(tag, weak=True)
