@@ -14,11 +14,14 @@ from sqlmodel import Session, col, select
 
 from service.eventlog.models import PictureChange
 
-# A game with more noted changes than this has them folded into one row by the sweep.
-FOLD_ABOVE = 64
+# A game with more noted changes than this has them folded into one row by the sweep (a game left
+# alone keeps at most this many: about five are noted a move).
+FOLD_ABOVE = 32
 # Games folded per sweep at most (the busiest first).
-FOLD_BATCH = 200
-
+FOLD_BATCH = 500
+# The newest notes a sweep looks through for games to fold: only a game noted lately can have grown,
+# and the sweep's cost stays bounded however many games the database holds.
+FOLD_WINDOW = 50_000
 
 # A polled game's one statement, on the session's connection: no ORM between (a 304 costs it all).
 _STAMP = text("SELECT coalesce(sum(weight), 0) FROM picture_changes WHERE game_id = :game_id")
@@ -30,10 +33,14 @@ def picture_stamp(session: Session, game_id: str) -> int:
 
 
 def fold_picture_changes(session: Session) -> int:
-    """Fold each busy game's noted changes into one row of their summed weight, in this transaction
-    (whose commit swaps them at once: a reader sees the same sum before and after); games folded."""
+    """Fold each busy game noted lately: its noted changes into one row of their summed weight, in
+    this transaction (whose commit swaps them at once: a reader sees the same sum before and after);
+    games folded."""
+    newest = select(func.max(PictureChange.id)).scalar_subquery()
+    lately = select(PictureChange.game_id).where(col(PictureChange.id) > newest - FOLD_WINDOW).distinct()
     busy = session.exec(
         select(PictureChange.game_id)
+        .where(col(PictureChange.game_id).in_(lately))
         .group_by(col(PictureChange.game_id))
         .having(func.count() > FOLD_ABOVE)
         .order_by(func.count().desc())

@@ -15,6 +15,7 @@ from sqlalchemy import event, text
 from sqlmodel import Session
 
 from service.channels.seats import add_channel
+from service.eventlog import stamps
 from service.eventlog.models import NotifyMode
 from service.eventlog.stamps import FOLD_ABOVE, fold_picture_changes, picture_stamp
 from service.play.hosting import keep_seat, revoke_link
@@ -192,3 +193,29 @@ def test_the_sweep_folds_a_busy_games_noted_changes_and_keeps_its_stamp(
     say_at_table(rt, game_id, 0, "one more change")
     with Session(rt.engine) as session:
         assert picture_stamp(session, game_id) > before
+
+
+def test_a_slow_game_is_folded_when_next_noted_however_old_its_notes(
+    app: Flask, table: tuple[Runtime, str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep looks for games among the newest notes only, and counts all of a game's notes."""
+    rt, slow, _ = table
+    monkeypatch.setattr(stamps, "FOLD_WINDOW", 8)
+    for number in range(FOLD_ABOVE + 1):
+        save_seat_settings(rt, slow, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
+    busy = new_game(rt, "red_black", people("Cy", "Di"))
+    for number in range(10):  # the slow game's notes fall out of the window
+        save_seat_settings(rt, busy, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
+    sweep(rt)
+    with Session(rt.engine) as session:
+        before = picture_stamp(session, slow)
+        assert notes(session, slow) > FOLD_ABOVE
+    say_at_table(rt, slow, 1, "my move tomorrow")
+    sweep(rt)
+    with Session(rt.engine) as session:
+        assert notes(session, slow) == 1 and picture_stamp(session, slow) > before
+
+
+def notes(session: Session, game_id: str) -> int:
+    count = text("SELECT count(*) FROM picture_changes WHERE game_id = :game_id")
+    return int(session.exec(count, params={"game_id": game_id}).one()[0])
