@@ -61,7 +61,8 @@ def conditional_read(
     if set(request.args) - PLAIN_ARGS:
         return build()
     tag = seat_tag(rt, player_link(rt, token), kind, *extra)
-    if request.if_none_match.contains_weak(tag):
+    # `*` matches any tag: answered in full, so that it never stands for a tag the link was not given.
+    if not request.if_none_match.star_tag and request.if_none_match.contains_weak(tag):
         unchanged = make_response("", 304)
         unchanged.set_etag(tag, weak=True)
         return unchanged
