@@ -25,6 +25,7 @@ from rules.table import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
 from service.eventlog.owing import Owes, Owing
 from service.eventlog.snapshots import SNAPSHOT_EVERY, Snapshot, read_snapshot, write_snapshot
+from service.eventlog.stamps import stamp_column
 
 
 def fold_on(
@@ -149,6 +150,7 @@ class Table:
     # The version of the stored snapshot this table was folded on from (0: none that decodes), None
     # when it came from the per-process cache: then only a multiple of SNAPSHOT_EVERY writes one.
     snapshot_version: int | None = None
+    stamp: int = 0  # the game's picture stamp, read with its row (service/eventlog/stamps.py)
 
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
@@ -295,7 +297,7 @@ def event_from_row(row: EventRecord) -> dict[str, Any]:
 # The reads every page, JSON read and move makes, each built once: building a statement and its cache
 # key costs SQLAlchemy more CPU than PostgreSQL spends running it.
 _GAME_AND_SEATS = (
-    select(GameRecord, SeatRecord)
+    select(GameRecord, SeatRecord, stamp_column(bindparam("game_id")))
     .outerjoin(SeatRecord, col(SeatRecord.game_id) == col(GameRecord.id))
     .where(col(GameRecord.id) == bindparam("game_id"))
     .order_by(col(SeatRecord.seat))
@@ -317,12 +319,13 @@ _LOCK_GAME_WAITING = _LOCK_GAME.with_for_update(key_share=True)
 _LOCK_GAME_OR_SKIP = _LOCK_GAME.with_for_update(key_share=True, skip_locked=True)
 
 
-def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[SeatRecord]]:
-    """A game's row and its seats in seat order, in one round trip (GameNotFound if there is none)."""
+def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[SeatRecord], int]:
+    """A game's row, its seats in seat order and its picture stamp, in one round trip (GameNotFound if
+    there is none)."""
     rows = session.exec(_GAME_AND_SEATS, params={"game_id": game_id}).all()
     if not rows:
         raise GameNotFound(game_id)
-    return rows[0][0], [seat for _, seat in rows if seat is not None]
+    return rows[0][0], [seat for _, seat, _ in rows if seat is not None], int(rows[0][2])
 
 
 def load_table(
@@ -337,7 +340,7 @@ def load_table(
     event when it holds the whole log), else on from its stored snapshot (unless `snapshots` is off:
     the fold of the whole log, trusting no cache). Its log is read when first used, by `read_log`
     (up to a version; by default in `session`)."""
-    record, seats = game_and_seats(session, game_id)
+    record, seats, stamp = game_and_seats(session, game_id)
     rules = get_game(record.game)
     folded = cache.get(game_id) if cache else None
     snapshot_version: int | None = None
@@ -364,7 +367,7 @@ def load_table(
     else:
         reader = read_log or _reader(session, game_id)
         lazy = LazyLog(_kept(lambda: reader(version), cache, game_id, folded))
-    return Table(record, tuple(seats), version, state, owing, recent, lazy, snapshot_version)
+    return Table(record, tuple(seats), version, state, owing, recent, lazy, snapshot_version, stamp)
 
 
 def _from_snapshot(snapshot: Snapshot) -> _Folded:

@@ -54,7 +54,12 @@ def player_link(rt: Runtime, token: str) -> PlayerLink:
 
 def player_access(rt: Runtime, token: str) -> SeatAccess:
     """The seat a player token opens; aborts with 403/404 and a clear message otherwise."""
-    link = player_link(rt, token)
+    return seat_access(rt, player_link(rt, token), token)
+
+
+def seat_access(rt: Runtime, link: PlayerLink, token: str) -> SeatAccess:
+    """The seat a checked player token (`link`) opens, if it is still the seat's current link and the
+    seat is played by a person; aborts with 403/404 and a clear message otherwise."""
     table = _table(rt, link.game_id)
     if not 0 <= link.seat < len(table.seats):
         abort(403, link_refusal("forged"))

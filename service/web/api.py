@@ -70,7 +70,7 @@ def state(token: str) -> Response:
     """The seat's view, moves, turns, settings and rematch, with a weak ETag: a request whose
     If-None-Match holds it gets an empty 304 (nothing it shows changed, the minute has not turned)."""
     rt = runtime()
-    return conditional_read(rt, token, "json", lambda: seat_state(rt, player_access(rt, token)))
+    return conditional_read(rt, token, "json", lambda access: seat_state(rt, access))
 
 
 def seat_state(rt: Runtime, access: SeatAccess) -> Response:
@@ -94,7 +94,7 @@ def version(token: str) -> Response:
     seat's JSON is, so that a poll whose If-None-Match still holds gets an empty 304 without the
     table being loaded."""
     rt = runtime()
-    return conditional_read(rt, token, "version", lambda: seat_version(player_access(rt, token)))
+    return conditional_read(rt, token, "version", seat_version)
 
 
 def seat_version(access: SeatAccess) -> Response:

@@ -27,15 +27,14 @@ from service.eventlog.stamps import picture_stamp
 from service.i18n import LANGUAGE_COOKIE
 from service.links import PlayerLink
 from service.runtime import Runtime
-from service.web.access import player_link
+from service.web.access import SeatAccess, player_access, player_link, seat_access
 
 # Requests that may be answered 304: a plain read, with at most the language chosen in the URL.
 PLAIN_ARGS = frozenset({"lang"})
 
 
-def seat_tag(rt: Runtime, link: PlayerLink, kind: str, *extra: str) -> str:
-    """The ETag of what a seat's `kind` of read ("page", "json", "version") shows now."""
-    stamp = rt.read_riding_out(lambda session: picture_stamp(session, link.game_id))
+def seat_tag(rt: Runtime, link: PlayerLink, stamp: int, kind: str, *extra: str) -> str:
+    """The ETag of what a seat's `kind` of read ("page", "json", "version") shows at `stamp`, now."""
     minute = rt.clock.now().strftime("%Y%m%d%H%M")
     parts = (
         kind,
@@ -54,19 +53,25 @@ def seat_tag(rt: Runtime, link: PlayerLink, kind: str, *extra: str) -> str:
 
 
 def conditional_read(
-    rt: Runtime, token: str, kind: str, build: Callable[[], Response], *extra: str
+    rt: Runtime, token: str, kind: str, build: Callable[[SeatAccess], Response], *extra: str
 ) -> Response:
-    """`build`'s answer tagged with the seat's ETag, or an empty 304 when the request's
-    `If-None-Match` holds that tag already."""
+    """`build`'s answer for the token's seat, tagged with the seat's ETag, or an empty 304 when the
+    request's `If-None-Match` holds that tag already. Only a request that sends a tag pays for the
+    stamp's own read; the others take it from the table's row, read before the rest of the picture."""
     if set(request.args) - PLAIN_ARGS:
-        return build()
-    tag = seat_tag(rt, player_link(rt, token), kind, *extra)
+        return build(player_access(rt, token))
+    link = player_link(rt, token)
+    asked = request.if_none_match
     # `*` matches any tag: answered in full, so that it never stands for a tag the link was not given.
-    if not request.if_none_match.star_tag and request.if_none_match.contains_weak(tag):
-        unchanged = make_response("", 304)
-        unchanged.set_etag(tag, weak=True)
-        return unchanged
-    response = build()
+    if asked and not asked.star_tag:
+        stamp = rt.read_riding_out(lambda session: picture_stamp(session, link.game_id))
+        tag = seat_tag(rt, link, stamp, kind, *extra)
+        if asked.contains_weak(tag):
+            unchanged = make_response("", 304)
+            unchanged.set_etag(tag, weak=True)
+            return unchanged
+    access = seat_access(rt, link, token)
+    response = build(access)
     if response.status_code == 200:
-        response.set_etag(tag, weak=True)
+        response.set_etag(seat_tag(rt, link, access.table.stamp, kind, *extra), weak=True)
     return response

@@ -143,13 +143,14 @@ def page(token: str) -> ResponseReturnValue:
     its CSRF token and flashed messages belong to the browser's session, so the tag covers its cookie."""
     rt = runtime()
     session_cookie = request.cookies.get(current_app.config["SESSION_COOKIE_NAME"], "")
-    return conditional_read(rt, token, "page", lambda: make_response(seat_page(rt, token)), session_cookie)
+    return conditional_read(
+        rt, token, "page", lambda access: make_response(seat_page(rt, access)), session_cookie
+    )
 
 
-def seat_page(rt: Runtime, token: str) -> ResponseReturnValue:
+def seat_page(rt: Runtime, access: SeatAccess) -> ResponseReturnValue:
     """The seat's page as the request asks it: a move chosen in a mail, a submission's outcome, or
     the page as it stands."""
-    access = player_access(rt, token)
     if "choose" in request.args:
         return chosen_from_mail(access, request.args["choose"])
     command_id = sql_int(request.args.get("cmd"))
