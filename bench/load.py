@@ -551,6 +551,19 @@ def arm_phase(
     return sum(m.accepted for m in measures), elapsed, {name: after[name] - before[name] for name in after}
 
 
+def keeping_stack(database: str) -> dict[str, Any]:
+    """The settings of a stack on a fresh database `database` that keeps its mail in the outbox."""
+    return {
+        "DATABASE_URL": fresh_database(database),
+        "REDIS_URL": REDIS,
+        "SECRET_KEY": "bench",
+        "MOVE_WAIT_SECONDS": 10,
+        "RUN_MIGRATIONS": 0,
+        "LOCAL_OUTBOX": 1,  # mail kept, not sent
+        "ALLOW_HTTP_BASE_URL": 1,
+    }
+
+
 def mailing_stack(database: str, smtp_port: int, **extra: object) -> dict[str, Any]:
     """The settings of a stack on a fresh database `database` that really sends its mail to the
     local SMTP server at `smtp_port`."""
@@ -796,14 +809,7 @@ def read_phase(
 def reads_part(clients: int, seconds: float, game_count: int) -> None:
     """Seats' JSON and pages read over and over while nothing moves, without and with If-None-Match,
     on the Procfile's web (gunicorn 2x4) with PostgreSQL and Redis."""
-    settings = {
-        "DATABASE_URL": fresh_database("pbem_bench_reads"),
-        "REDIS_URL": REDIS,
-        "SECRET_KEY": "bench",
-        "RUN_MIGRATIONS": 0,
-        "LOCAL_OUTBOX": 1,
-        "ALLOW_HTTP_BASE_URL": 1,
-    }
+    settings = keeping_stack("pbem_bench_reads")
     redis.Redis.from_url(REDIS).flushdb()
     workdir = Path(tempfile.mkdtemp(prefix="pbem-reads-"))
     print(
@@ -847,15 +853,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if "load" not in args.skip:
-        settings = {
-            "DATABASE_URL": fresh_database("pbem_bench_load"),
-            "REDIS_URL": REDIS,
-            "SECRET_KEY": "bench",
-            "MOVE_WAIT_SECONDS": 10,
-            "RUN_MIGRATIONS": 0,
-            "LOCAL_OUTBOX": 1,  # mail kept, not sent: a bench has no SMTP server
-            "ALLOW_HTTP_BASE_URL": 1,
-        }
+        settings = keeping_stack("pbem_bench_load")
         redis.Redis.from_url(REDIS).flushdb()
         workdir = Path(tempfile.mkdtemp(prefix="pbem-load-"))
         print(f"Deployed stack: {procfile_command('web')!r} and {procfile_command('worker')!r},")

@@ -9,7 +9,7 @@ a change could hide behind an unchanged stamp."""
 
 from __future__ import annotations
 
-from sqlalchemy import BindParameter, ScalarSelect, delete, func, insert, text
+from sqlalchemy import bindparam, delete, func, insert
 from sqlmodel import Session, col, select
 
 from service.eventlog.models import PictureChange
@@ -23,23 +23,17 @@ FOLD_BATCH = 500
 # and the sweep's cost stays bounded however many games the database holds.
 FOLD_WINDOW = 50_000
 
-# A polled game's one statement, on the session's connection: no ORM between (a 304 costs it all).
-_STAMP = text("SELECT coalesce(sum(weight), 0) FROM picture_changes WHERE game_id = :game_id")
+# The stamp of the game bound as `game_id`: run alone on the session's connection (no ORM between: a
+# 304 costs it all), or as a column of the statement that reads the game's row (`STAMP_COLUMN`).
+_STAMP = select(func.coalesce(func.sum(PictureChange.weight), 0)).where(
+    col(PictureChange.game_id) == bindparam("game_id")
+)
+STAMP_COLUMN = _STAMP.scalar_subquery()
 
 
 def picture_stamp(session: Session, game_id: str) -> int:
     """The sum of a game's noted changes (0 for a game without any, or none at all)."""
     return int(session.connection().execute(_STAMP, {"game_id": game_id}).scalar_one())
-
-
-def stamp_column(game_id: BindParameter[str]) -> ScalarSelect[int]:
-    """The stamp as a column of another statement (the game's row, so that a table as loaded carries
-    the stamp read with it, before anything else of its picture)."""
-    return (
-        select(func.coalesce(func.sum(PictureChange.weight), 0))
-        .where(col(PictureChange.game_id) == game_id)
-        .scalar_subquery()
-    )
 
 
 def fold_picture_changes(session: Session) -> int:

@@ -25,7 +25,7 @@ from rules.table import DEADLINE_EXTENDED
 from service.eventlog.models import EventOrigin, EventRecord, GameRecord, GameStatus, SeatRecord
 from service.eventlog.owing import Owes, Owing
 from service.eventlog.snapshots import SNAPSHOT_EVERY, Snapshot, read_snapshot, write_snapshot
-from service.eventlog.stamps import stamp_column
+from service.eventlog.stamps import STAMP_COLUMN
 
 
 def fold_on(
@@ -297,7 +297,7 @@ def event_from_row(row: EventRecord) -> dict[str, Any]:
 # The reads every page, JSON read and move makes, each built once: building a statement and its cache
 # key costs SQLAlchemy more CPU than PostgreSQL spends running it.
 _GAME_AND_SEATS = (
-    select(GameRecord, SeatRecord, stamp_column(bindparam("game_id")))
+    select(GameRecord, SeatRecord, STAMP_COLUMN)
     .outerjoin(SeatRecord, col(SeatRecord.game_id) == col(GameRecord.id))
     .where(col(GameRecord.id) == bindparam("game_id"))
     .order_by(col(SeatRecord.seat))
