@@ -5,8 +5,9 @@ database's triggers note them), the minute turning, another language or a revoke
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -18,6 +19,7 @@ from service.channels.seats import add_channel
 from service.eventlog import stamps
 from service.eventlog.models import NotifyMode
 from service.eventlog.stamps import FOLD_ABOVE, fold_picture_changes, picture_stamp
+from service.mail.drafting import player_url
 from service.play.hosting import keep_seat, revoke_link
 from service.play.moves import submit_move
 from service.play.seat_settings import SeatSettings, save_seat_language, save_seat_settings
@@ -29,16 +31,15 @@ from tests.service.turns import MONDAY, new_game, people, stepping
 
 
 @pytest.fixture
-def table(app: Flask) -> Iterator[tuple[Runtime, str, list[str]]]:
+def table(app: Flask) -> tuple[Runtime, str, list[str]]:
     """A red and black duel between Ann and Bo on a stepping clock: (runtime, game, their /play paths)."""
     rt, _ = stepping(app, MONDAY)
     game_id = new_game(rt, "red_black", people("Ann", "Bo"), move_days=3)
-    yield rt, game_id, [seat_path(rt, game_id, seat) for seat in (0, 1)]
+    return rt, game_id, [seat_path(rt, game_id, seat) for seat in (0, 1)]
 
 
 def seat_path(rt: Runtime, game_id: str, seat: int) -> str:
-    table = rt.read_table(game_id)
-    return f"/play/{rt.signer.player_token(game_id, seat, table.seats[seat].key_version)}"
+    return urlsplit(player_url(rt, rt.read_table(game_id), seat)).path
 
 
 @pytest.mark.parametrize("api", ["/api", ""], ids=["json", "page"])
@@ -182,8 +183,7 @@ def test_the_sweep_folds_a_busy_games_noted_changes_and_keeps_its_stamp(
     table: tuple[Runtime, str, list[str]],
 ) -> None:
     rt, game_id, _ = table
-    for number in range(FOLD_ABOVE):
-        save_seat_settings(rt, game_id, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
+    zones_changed(rt, game_id, FOLD_ABOVE)
     with Session(rt.engine) as session:
         before = picture_stamp(session, game_id)
     sweep(rt)
@@ -202,11 +202,8 @@ def test_a_slow_game_is_folded_when_next_noted_however_old_its_notes(
     """The sweep looks for games among the newest notes only, and counts all of a game's notes."""
     rt, slow, _ = table
     monkeypatch.setattr(stamps, "FOLD_WINDOW", 8)
-    for number in range(FOLD_ABOVE + 1):
-        save_seat_settings(rt, slow, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
-    busy = new_game(rt, "red_black", people("Cy", "Di"))
-    for number in range(10):  # the slow game's notes fall out of the window
-        save_seat_settings(rt, busy, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
+    zones_changed(rt, slow, FOLD_ABOVE + 1)
+    zones_changed(rt, new_game(rt, "red_black", people("Cy", "Di")), 10)  # the slow game's fall out
     sweep(rt)
     with Session(rt.engine) as session:
         before = picture_stamp(session, slow)
@@ -215,6 +212,12 @@ def test_a_slow_game_is_folded_when_next_noted_however_old_its_notes(
     sweep(rt)
     with Session(rt.engine) as session:
         assert notes(session, slow) == 1 and picture_stamp(session, slow) > before
+
+
+def zones_changed(rt: Runtime, game_id: str, times: int) -> None:
+    """Seat 0's time zone changed `times` times: as many noted changes at least."""
+    for number in range(times):
+        save_seat_settings(rt, game_id, 0, SeatSettings(NotifyMode.TURN, ("Asia/Tokyo", "")[number % 2]))
 
 
 def notes(session: Session, game_id: str) -> int:
