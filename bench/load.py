@@ -568,15 +568,10 @@ def mailing_stack(database: str, smtp_port: int, **extra: object) -> dict[str, A
     """The settings of a stack on a fresh database `database` that really sends its mail to the
     local SMTP server at `smtp_port`."""
     return {
-        "DATABASE_URL": fresh_database(database),
-        "REDIS_URL": REDIS,
-        "SECRET_KEY": "bench",
-        "MOVE_WAIT_SECONDS": 10,
-        "RUN_MIGRATIONS": 0,
+        **keeping_stack(database),
         "SMTP_HOST": "127.0.0.1",
         "SMTP_PORT": smtp_port,
         "LOCAL_OUTBOX": 0,
-        "ALLOW_HTTP_BASE_URL": 1,
         **extra,
     }
 
