@@ -70,3 +70,14 @@ def together(names: Sequence[str]) -> str | Message:
     for name in head[1:]:
         joined = (N_("%(list)s, %(item)s"), {"list": joined, "item": name})
     return N_("%(list)s and %(item)s"), {"list": joined, "item": last}
+
+
+def stored_message(value: Any) -> Message:
+    """A rules message as stored in JSON (its nested messages became lists) made a message again."""
+    msgid, params = value
+    return msgid, {key: _param(param) for key, param in params.items()}
+
+
+def _param(value: Any) -> Any:
+    is_pair = isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+    return stored_message(value) if is_pair and isinstance(value[1], dict) else value

@@ -310,5 +310,6 @@ def runtime() -> Runtime:
 
 def due_now(mail: OutboxMail, now: datetime) -> bool:
     """Whether a row just written goes to the task queue now: a pending one due now (a table
-    channel's notice spaced a minute after its last is left for the sweep; kept mail is no task's)."""
-    return mail.status == MailStatus.PENDING and mail.next_attempt_at <= now
+    channel's notice spaced a minute after its last is left for the sweep), and one whose bodies
+    wait to be drafted (kept mail too: the task drafts it)."""
+    return (mail.status == MailStatus.PENDING and mail.next_attempt_at <= now) or mail.draft is not None

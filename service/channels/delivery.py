@@ -24,6 +24,7 @@ from service.eventlog.models import MAIL, Channel, MailStatus, OutboxMail
 from service.mail.delivery import Sender, Undeliverable, deliver_claimed, leased
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
+from service.mail.move_mails import draft_kept
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     """Deliver a batch of outbox rows, mails and channels' notices (as `deliver_row`), leased in one
     statement, their channels read in the same transaction; how many were sent. A row that fails is
     logged and left to its own retry; it stops no other."""
+    draft_kept(rt, row_ids)
     claimed, channels = retry_on_disconnect(lambda: _claimed(rt, row_ids))
     groups: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)  # the mails under None
     for mail, token in claimed:

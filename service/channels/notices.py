@@ -30,12 +30,12 @@ from service.mail.drafting import (
     due_before_digest,
     mail_language,
     mailed_seats,
-    newly_owing,
     player_url,
     public_replay_url,
     watch_url,
 )
 from service.mail.kinds import MailKind
+from service.mail.move_mails import newly_owing
 from service.reading import game_title
 from service.runtime import Runtime
 

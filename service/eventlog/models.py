@@ -261,6 +261,11 @@ class OutboxMail(SQLModel, table=True):
     channel: str = Field(default=MAIL, max_length=16)
     channel_id: int | None = None  # the channels row (never deleted: a removed one's address is erased)
     payload: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # A mail written by a move without its bodies: what they are drafted from, after the commit, by
+    # the worker that sends it (service/mail/move_mails.py); None once drafted (and for other rows).
+    draft: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
 
 
 class Channel(SQLModel, table=True):

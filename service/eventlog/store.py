@@ -210,6 +210,31 @@ class Table:
             return self.recent[-1 - back]
         return self.rules.fold(list(self.events[:version]))
 
+    def at(self, version: int) -> Table:
+        """The table as it stood after the event numbered `version` (its record and seats as they
+        are now): itself at its own version, else its log up to there folded again."""
+        if version == self.version:
+            return self
+        assert 0 <= version < self.version, "a table knows only its own past"
+        log = self.log()
+        past = EventLog(
+            log.events[:version],
+            log.actors[:version],
+            log.origins[:version],
+            log.times[:version],
+            log.actions[:version],
+        )
+        state, owing, recent = fold_keeping(self.rules, None, {}, (), list(past.events), 1)
+        return replace(
+            self,
+            version=version,
+            state=state,
+            owing=owing,
+            recent=recent,
+            log=LazyLog.known(past),
+            snapshot_version=None,
+        )
+
     def starts_move(self, index: int) -> bool:
         """Whether the event at `index` is the first of a move (it carries the move's action)."""
         return self.actions[index] is not None

@@ -32,6 +32,7 @@ from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MAIL, GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.localtime import as_utc
+from service.mail.move_mails import draft_stored
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
 from service.mail.unreachable import Failure, record_failure
@@ -320,6 +321,8 @@ def _deliver_claimed(
         return send_once(rt, mail, token, (senders or {})[mail.channel])
     if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
         return None
+    if mail.draft is not None:  # a move's mail: its bodies are drafted by its sender
+        retry_on_disconnect(partial(draft_stored, rt, mail))
     try:
         to_field(mail)
     except ValueError as error:  # an address no header can hold: no attempt ever will
@@ -559,13 +562,15 @@ def queued_hold(age: timedelta) -> timedelta:
 
 
 def _due(rt: Runtime) -> SelectOfScalar[int | None]:
-    """The ids of the rows due for an attempt, oldest first."""
+    """The ids of the rows due for an attempt, oldest first: unsent ones, and kept ones whose bodies
+    wait to be drafted (their task was lost)."""
     now = rt.clock.now()
     quiet = now - timedelta(seconds=rt.settings["COMMAND_REQUEUE_SECONDS"])
     return (
         select(col(OutboxMail.id))
         .where(
-            OutboxMail.status == MailStatus.PENDING,
+            (col(OutboxMail.status) == MailStatus.PENDING)
+            | ((col(OutboxMail.status) == MailStatus.KEPT) & col(OutboxMail.draft).is_not(None)),
             OutboxMail.next_attempt_at <= now,
             (col(OutboxMail.attempts) > 0) | (OutboxMail.next_attempt_at <= quiet),
             (col(OutboxMail.claimed_until).is_(None)) | (col(OutboxMail.claimed_until) < now),

@@ -13,7 +13,7 @@ link (in the footer and, at delivery, in the List-Unsubscribe header).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -21,10 +21,8 @@ from urllib.parse import urlencode
 from flask import render_template
 from flask_babel import force_locale
 
-from rules.messages import Message
 from service.catalog import entry
 from service.eventlog.models import (
-    EventOrigin,
     GameRequest,
     MailStatus,
     NotifyMode,
@@ -48,7 +46,7 @@ from service.links import (
 from service.localtime import as_utc, format_time, next_local_hour, zone_name
 from service.mail.kinds import MailKind
 from service.mail.table import ahead_links, mail_table
-from service.reading import mail_context, reader_language
+from service.reading import game_title, mail_context, reader_language
 from service.replay.fairness import game_commitment
 from service.runtime import Runtime
 
@@ -196,14 +194,49 @@ def _drafted_in_language(
     due: datetime | None,
     language: str,
 ) -> OutboxMail:
+    mail = undrafted_mail(rt, table, kind, seat, language)
+    mail.text_body, mail.html_body = drafted_bodies(rt, table, mail, context, due)
+    return mail
+
+
+def undrafted_mail(rt: Runtime, table: Table, kind: MailKind, seat: int | None, language: str) -> OutboxMail:
+    """A mail's row about this game for a seat (or the host, seat None): its headers as the game
+    stands (the subject in the reader's language, spoken now), its bodies not drafted yet."""
     if seat is None:
         to_name, to_email, who = table.record.host_name, table.record.host_email, "host"
     else:
         assert table.seats[seat].keeper != SeatKeeper.BOT, "a bot seat has nobody to mail"
         to_name, to_email, who = table.seats[seat].name, table.seats[seat].email, f"seat{seat}"
-    domain = rt.settings["MAIL_DOMAIN"]
-    thread_id = f"<{table.game_id}.{who}@{domain}>"
-    message_id = thread_id if kind.starts_thread else new_message_id(rt, table.game_id)
+    thread_id = f"<{table.game_id}.{who}@{rt.settings['MAIL_DOMAIN']}>"
+    now = rt.clock.now()
+    return OutboxMail(
+        game_id=table.game_id,
+        seat=seat,
+        kind=kind,
+        to_name=to_name,
+        to_email=to_email,
+        subject=game_title(table),
+        message_id=thread_id if kind.starts_thread else new_message_id(rt, table.game_id),
+        thread_id=thread_id,
+        unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
+        language=language,
+        reply_to=reply_address(rt, table, seat) if seat is not None and kind.answerable else "",
+        text_body="",
+        html_body="",
+        status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
+        created_at=now,
+        next_attempt_at=now,
+    )
+
+
+def drafted_bodies(
+    rt: Runtime, table: Table, mail: OutboxMail, context: dict[str, Any], due: datetime | None
+) -> tuple[str, str]:
+    """The text and HTML bodies of a mail about the game as `table` stands, for the reader and with
+    the headers its row holds (in the reader's language, spoken now): with `due`, the deadline of
+    the reader's move if it has one, the seat's "since your last move" lines and the reader's time
+    zone (templates write times with `time_text(zone)`)."""
+    kind, seat, reply_to = MailKind(mail.kind), mail.seat, mail.reply_to
     values = {
         **mail_context(rt, table, seat),
         "overview": rt.link(f"/game/{table.game_id}"),
@@ -213,27 +246,12 @@ def _drafted_in_language(
         **context,
         "ahead": [say(message) for message in context.get("ahead", ())],
     }
-    reply_to = reply_address(rt, table, seat) if seat is not None and kind.answerable else ""
     if seat is not None and kind.carries_table and table.active:
         link = values.get("link") or player_url(rt, table, seat)
         values["seat_table"] = mail_table(rt, table, seat, link, reply_to, values["title"])
     if seat is not None and values.get("ahead_by_reply") and table.active:
         values["ahead_links"] = ahead_links(values["ahead_by_reply"].plays, reply_to, values["title"])
-    return outbox_row(
-        rt,
-        kind,
-        values,
-        game_id=table.game_id,
-        seat=seat,
-        to_name=to_name,
-        to_email=to_email,
-        subject=values["title"],
-        message_id=message_id,
-        thread_id=thread_id,
-        unsubscribe_url=unsubscribe_url(rt, reader_of(table, seat)),
-        language=language,
-        reply_to=reply_to,
-    )
+    return rendered_bodies(rt, kind, values, mail.to_name, mail.to_email, mail.unsubscribe_url)
 
 
 def mails_to_others(rt: Runtime, table: Table, seat: int, kind: MailKind, **values: Any) -> list[OutboxMail]:
@@ -267,24 +285,35 @@ def new_message_id(rt: Runtime, prefix: str) -> str:
 def outbox_row(rt: Runtime, kind: MailKind, values: dict[str, Any], **headers: Any) -> OutboxMail:
     """An outbox row of this kind with these headers and its text and HTML bodies rendered from the
     kind's templates, written and due now, ready to store."""
-    values = {
-        "to_name": headers["to_name"],
-        "unsubscribe": headers["unsubscribe_url"],
-        "headline": kind.headline(values),
-        "my_games": my_games_url(rt, headers["to_email"]),
-        **values,
-    }
-    text, html = kind.templates
+    text_body, html_body = rendered_bodies(
+        rt, kind, values, headers["to_name"], headers["to_email"], headers["unsubscribe_url"]
+    )
     now = rt.clock.now()
     return OutboxMail(
         **headers,
         kind=kind,
-        text_body=render_template(text, **values),
-        html_body=render_template(html, **values),
+        text_body=text_body,
+        html_body=html_body,
         status=MailStatus.PENDING if rt.mail_configured else MailStatus.KEPT,
         created_at=now,
         next_attempt_at=now,
     )
+
+
+def rendered_bodies(
+    rt: Runtime, kind: MailKind, values: dict[str, Any], to_name: str, to_email: str, unsubscribe: str
+) -> tuple[str, str]:
+    """A mail's text and HTML bodies rendered from its kind's templates with `values`, for its reader
+    (`to_name` at `to_email`, whose "my games" link it carries) with its unsubscribe link."""
+    values = {
+        "to_name": to_name,
+        "unsubscribe": unsubscribe,
+        "headline": kind.headline(values),
+        "my_games": my_games_url(rt, to_email),
+        **values,
+    }
+    text, html = kind.templates
+    return render_template(text, **values), render_template(html, **values)
 
 
 def confirm_url(rt: Runtime, request: GameRequest) -> str:
@@ -346,74 +375,3 @@ def invitation_mails(rt: Runtime, table: Table, dues: Mapping[int, datetime]) ->
         ),
         draft_mail(rt, table, MailKind.HOST, None, {"link": host_url(rt, table)}),
     )
-
-
-def mails_after_move(
-    rt: Runtime,
-    before: Table,
-    after: Table,
-    dues: Mapping[int, datetime],
-    ahead: Mapping[int, Sequence[Message]] | None = None,
-) -> list[OutboxMail]:
-    """The mails that the moves from `before` to `after` cause, at most one per person: game over to
-    everyone; else "your move" (with its deadline in a timed game: `dues`, by seat) to each seat
-    that now owes a move and did not already (or that moved meanwhile), "played for you" to a seat
-    auto-play moved for, and a report to everyone when the game's report events happened. A seat the
-    seat-keeper plays for is never asked to move."""
-    if after.result is not None:
-        return game_over_mails(rt, after, after.result)
-    new = range(before.version, after.version)
-    auto_played = {after.actors[i] for i in new if after.origins[i] == EventOrigin.AUTO}
-    owing = newly_owing(before, after)
-    reported = bool({after.events[i]["type"] for i in new} & entry(after.record.game).report_events)
-    mails: list[OutboxMail | None] = []
-    for seat in mailed_seats(after):
-        if seat.seat in owing and seat.keeper == SeatKeeper.PLAYER:
-            kind = MailKind.YOUR_TURN
-        elif seat.seat in auto_played:
-            kind = MailKind.AUTO_PLAYED
-        elif reported or (ahead and ahead.get(seat.seat)):
-            kind = MailKind.REPORT
-        else:
-            continue
-        context = {
-            "link": player_url(rt, after, seat.seat),
-            "ahead": (ahead or {}).get(seat.seat, ()),
-        }
-        due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
-        mails.append(draft_mail(rt, after, kind, seat.seat, context, due))
-    return drafted(*mails)
-
-
-def newly_owing(before: Table, after: Table) -> set[int]:
-    """The seats that owe a move after the moves from `before` to `after` and did not before (or
-    that moved meanwhile): each is asked for it once."""
-    moved = {after.actors[i] for i in range(before.version, after.version)}
-    waiting_before = before.rules.to_act(before.state)
-    return {s for s in after.rules.to_act(after.state) if s not in waiting_before or s in moved}
-
-
-def game_over_mails(rt: Runtime, table: Table, result: dict[str, Any]) -> list[OutboxMail]:
-    """Game over to every player, with their replay, and to a host who does not play, with the host
-    page and the game's history."""
-    winners = [table.names[w] for w in result["winners"]]
-    players = mailed_seats(table)
-    mails = [
-        draft_mail(
-            rt,
-            table,
-            MailKind.GAME_OVER,
-            seat.seat,
-            {
-                "link": player_url(rt, table, seat.seat),
-                "replay": replay_url(rt, table, seat.seat),
-                "winners": winners,
-            },
-        )
-        for seat in players
-    ]
-    if not any(hosts(table, seat.seat) for seat in players):
-        history = rt.link(f"/game/{table.game_id}/history")
-        host = {"link": host_url(rt, table), "replay": history, "lines": [], "winners": winners}
-        mails.append(draft_mail(rt, table, MailKind.GAME_OVER, None, host))
-    return drafted(*mails)

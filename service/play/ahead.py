@@ -21,7 +21,7 @@ from sqlmodel import Session, col, or_, select
 from rules import IllegalAction
 from rules.ahead import THEN
 from rules.game import Owed
-from rules.messages import N_, Message, is_message
+from rules.messages import N_, Message, is_message, stored_message
 from rules.shapes import Action
 from service.eventlog.models import AheadPlay, AheadStatus, OutboxMail
 from service.eventlog.store import Table
@@ -327,14 +327,3 @@ def note(table: Table, row: AheadPlay) -> Message:
     if reason[0].endswith((".", "!", "?")):  # a sentence of the rules brings its own full stop
         return N_("Your play chosen ahead was not made: %(reason)s"), {"reason": reason}
     return N_("Your play chosen ahead was not made: %(reason)s."), {"reason": reason}
-
-
-def stored_message(value: Any) -> Message:
-    """A rules message as stored in JSON (its nested messages became lists) made a message again."""
-    msgid, params = value
-    return msgid, {key: _param(param) for key, param in params.items()}
-
-
-def _param(value: Any) -> Any:
-    is_pair = isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
-    return stored_message(value) if is_pair and isinstance(value[1], dict) else value

@@ -30,12 +30,12 @@ from service.mail.drafting import (
     host_url,
     invitation_mails,
     mailed_seats,
-    mails_after_move,
     player_url,
     replay_url,
     rules_url,
 )
 from service.mail.kinds import MailKind
+from service.mail.move_mails import mails_after_move
 from service.mail.outbox import write_outbox
 from service.play.clocks import dues
 from service.play.decisions_told import extend_deadline, forfeit, host_decision_mails

@@ -21,7 +21,7 @@ from rules.table import keep_decision
 from service.channels.notices import notices_after
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table, append_move
-from service.mail.drafting import mails_after_move
+from service.mail.move_mails import mails_after_move
 from service.mail.outbox import write_outbox
 from service.play.ahead import Queued, chosen_rows, drop_replaced, note, settle_queue, untold
 from service.play.automatic import Step, follow
