@@ -74,7 +74,7 @@ from harness import (
     tree_cpu_seconds,
 )
 from sqlalchemy import func, text
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from rules import GAMES
 from service import create_app
@@ -307,14 +307,14 @@ def outbox_latencies(rt: Runtime, posts: list[tuple[str, datetime]]) -> list[flo
 
 def load_phase(rt: Runtime, stack: Stack, clients: int, seconds: float, seed: int) -> None:
     games = new_games(rt, max(2 * clients, 8), seed)
-    web_pids, worker_pids = tree_pids(stack.web.pid), tree_pids(stack.worker.pid)
-    cpu_before = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
+    cpu_before = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
     time.sleep(0.6)  # the probes' last write
-    sql_before = statements(stack.probe_dir, web_pids | worker_pids)
+    sql_before = statements(stack.probe_dir, stack_pids(stack))
     measures, elapsed = played(stack.base, games, clients, seconds, seed)
-    cpu_after = (tree_cpu_seconds(stack.web.pid), tree_cpu_seconds(stack.worker.pid))
+    drafted(rt)
+    cpu_after = {name: tree_cpu_seconds(process.pid) for name, process in stack.processes.items()}
     time.sleep(0.6)
-    sql_after = statements(stack.probe_dir, tree_pids(stack.web.pid) | tree_pids(stack.worker.pid))
+    sql_after = statements(stack.probe_dir, stack_pids(stack))
     answers = [s * 1000 for m in measures for s in m.answers]
     pages = [s * 1000 for m in measures for s in m.pages]
     moves = sum(m.accepted for m in measures)
@@ -328,16 +328,16 @@ def load_phase(rt: Runtime, stack: Stack, clients: int, seconds: float, seed: in
     def p(values: list[float], q: int) -> str:
         return f"{percentile(values, q):6.1f}"
 
+    spent = {name: (cpu_after[name] - cpu_before[name]) / per_move * 1000 for name in cpu_after}
+    cpu = "  ".join(f"{name} {ms:5.1f} ms" for name, ms in spent.items())
     print(
         f"C={clients:<3} {moves / elapsed:7.1f} moves/s ({moves} in {elapsed:4.1f} s"
         f"{', other answers ' + str(dict(others)) if others else ''})\n"
         f"      POST->answer     p50 {p(answers, 50)}  p95 {p(answers, 95)}  p99 {p(answers, 99)} ms\n"
         f"      POST->outbox row p50 {p(rows, 50)}  p95 {p(rows, 95)}  p99 {p(rows, 99)} ms\n"
         f"      GET page         p50 {p(pages, 50)}  p95 {p(pages, 95)} ms\n"
-        f"      CPU per move     web {(cpu_after[0] - cpu_before[0]) / per_move * 1000:5.1f} ms"
-        f"  worker {(cpu_after[1] - cpu_before[1]) / per_move * 1000:5.1f} ms"
-        f"   SQL statements per move {(sql_after - sql_before) / per_move:5.1f}"
-        " (web and worker, page reads included)",
+        f"      CPU per move     {cpu}   SQL statements per move {(sql_after - sql_before) / per_move:5.1f}"
+        " (web, worker and mailer, page reads included)",
         flush=True,
     )
 
@@ -519,6 +519,20 @@ def with_channels(rt: Runtime, games: list[BenchGame], port: int) -> None:
                 f"mmost://127.0.0.1:{port}/token{seat}",
             ):
                 add_channel(rt, game.game_id, seat, url)
+
+
+def drafted(rt: Runtime, limit: float = 180) -> None:
+    """Wait until the mailer has drafted every mail a move wrote (the load part keeps its mail)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with Session(rt.engine) as session:
+            waiting = session.exec(
+                select(func.count()).select_from(OutboxMail).where(col(OutboxMail.draft).is_not(None))
+            ).one()
+        if not waiting:
+            return
+        time.sleep(0.2)
+    raise RuntimeError("the mailer did not draft everything in time")
 
 
 def drained(rt: Runtime, limit: float = 180) -> None:
@@ -851,9 +865,10 @@ def main() -> None:
         settings = keeping_stack("pbem_bench_load")
         redis.Redis.from_url(REDIS).flushdb()
         workdir = Path(tempfile.mkdtemp(prefix="pbem-load-"))
-        print(f"Deployed stack: {procfile_command('web')!r} and {procfile_command('worker')!r},")
-        print("WEB_CONCURRENCY=2, WORKER_CONCURRENCY=2, PostgreSQL and Redis; clients in this process.")
-        with deployed_stack(settings, workdir) as stack:
+        print(f"Deployed stack: {procfile_command('web')!r}, {procfile_command('worker')!r} and the mailer,")
+        print("WEB_CONCURRENCY=2, WORKER_CONCURRENCY=2, MAILER_CONCURRENCY=2, PostgreSQL and Redis; clients")
+        print("in this process; each phase counted until the mailer has drafted what it caused (mail kept).")
+        with deployed_stack(settings, workdir, ("web", "worker", "mailer")) as stack:
             app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
             with app.app_context():
                 rt = app.extensions["pbem"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from rules.messages import N_
 from rules.table import BOT_LEVELS, KEEPER
 from service.catalog import entry
 from service.eventlog.models import GameStatus, SeatKeeper
@@ -314,20 +315,25 @@ class MoveGroup:
     moves: list[MoveChoice]
 
 
+# The page's groups of legal moves by the key an action of the group holds, in the order they are
+# tried (translated when a name is needed: a mail names every legal move's group).
+GROUP_NAMES = {
+    "card": N_("Play a card"),
+    "trump": N_("Choose the trump colour"),
+    "set": N_("Set two cards face down"),
+    "target": N_("Aim your Benevolence"),
+    "cancel": N_("Answer the Benevolence"),
+}
+
+
 def move_group_name(action: dict[str, Any]) -> str:
     """The name of the page's group a legal action belongs to (its keys say which it is)."""
     if action.get("coin"):
         return _("Play a card with a coin")
     if action.get("fold"):
         return _("Fold this round")
-    names = {
-        "card": _("Play a card"),
-        "trump": _("Choose the trump colour"),
-        "set": _("Set two cards face down"),
-        "target": _("Aim your Benevolence"),
-        "cancel": _("Answer the Benevolence"),
-    }
-    return next((name for key, name in names.items() if key in action), _("Your move"))
+    key = next((key for key in GROUP_NAMES if key in action), None)
+    return _(GROUP_NAMES[key]) if key else _("Your move")
 
 
 def seat_moves(table: Table, seat: int) -> list[MoveGroup]:

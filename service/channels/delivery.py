@@ -24,7 +24,7 @@ from service.eventlog.models import MAIL, Channel, MailStatus, OutboxMail
 from service.mail.delivery import Sender, Undeliverable, deliver_claimed, leased
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
-from service.mail.move_mails import draft_kept
+from service.mail.move_mails import drafted_rows
 from service.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,6 @@ def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     """Deliver a batch of outbox rows, mails and channels' notices (as `deliver_row`), leased in one
     statement, their channels read in the same transaction; how many were sent. A row that fails is
     logged and left to its own retry; it stops no other."""
-    draft_kept(rt, row_ids)
     claimed, channels = retry_on_disconnect(lambda: _claimed(rt, row_ids))
     groups: dict[int | None, list[tuple[OutboxMail, str]]] = defaultdict(list)  # the mails under None
     for mail, token in claimed:
@@ -104,10 +103,12 @@ _CHANNELS = select(Channel).where(col(Channel.id).in_(bindparam("ids", expanding
 
 
 def _claimed(rt: Runtime, row_ids: list[int]) -> tuple[list[tuple[OutboxMail, str]], dict[int, Channel]]:
-    """The rows leased (as service/mail/delivery.claim_rows), and the channels of those that are
-    notices, read in the lease's transaction."""
+    """The rows leased (as service/mail/delivery.claim_rows: the mails among them drafted first, if
+    they wait for their bodies), and the channels of those that are notices, read in the lease's
+    transaction."""
+    drafts = drafted_rows(rt, row_ids)
     with Session(rt.engine, expire_on_commit=False) as session:
-        claimed = leased(rt, session, row_ids)
+        claimed = leased(rt, session, row_ids, drafts)
         wanted = {mail.channel_id for mail, _ in claimed if mail.channel != MAIL}
         found = list(session.execute(_CHANNELS, {"ids": list(wanted)}).scalars()) if wanted else []
         session.commit()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import smtplib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from datetime import timedelta
 from email import quoprimime
@@ -32,7 +32,7 @@ from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MAIL, GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.localtime import as_utc
-from service.mail.move_mails import draft_stored
+from service.mail.move_mails import drafted_rows, store_drafts
 from service.mail.relay import Relay, kept_relay
 from service.mail.signing import DkimKey, sign
 from service.mail.unreachable import Failure, record_failure
@@ -269,14 +269,19 @@ def claim(rt: Runtime, mail_id: int) -> tuple[OutboxMail, str] | None:
 def claim_rows(rt: Runtime, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]:
     """Lease these rows (as `claim`) in one statement: those that were unsent and free, in id order,
     each with the lease's token."""
+    drafts = drafted_rows(rt, mail_ids)
     with Session(rt.engine, expire_on_commit=False) as session:
-        claimed = leased(rt, session, mail_ids)
+        claimed = leased(rt, session, mail_ids, drafts)
         session.commit()
     return claimed
 
 
-def leased(rt: Runtime, session: Session, mail_ids: list[int]) -> list[tuple[OutboxMail, str]]:
-    """`claim_rows` in `session`'s transaction, which the caller commits."""
+def leased(
+    rt: Runtime, session: Session, mail_ids: list[int], drafts: Sequence[dict[str, Any]] = ()
+) -> list[tuple[OutboxMail, str]]:
+    """`claim_rows` in `session`'s transaction, which the caller commits, with the bodies of those
+    rows drafted since they were written (`move_mails.drafted_rows`) stored first."""
+    store_drafts(session, drafts)
     now = rt.clock.now()
     token = secrets.token_hex(16)
     until = now + timedelta(seconds=lease_seconds(rt))
@@ -321,8 +326,6 @@ def _deliver_claimed(
         return send_once(rt, mail, token, (senders or {})[mail.channel])
     if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
         return None
-    if mail.draft is not None:  # a move's mail: its bodies are drafted by its sender
-        retry_on_disconnect(partial(draft_stored, rt, mail))
     try:
         to_field(mail)
     except ValueError as error:  # an address no header can hold: no attempt ever will

@@ -2,10 +2,10 @@
 its headers and the facts its bodies are drafted from (`MailFacts`: the game's version, the
 reader's deadline, what became of their plays chosen ahead). The worker that sends the row drafts
 them after the commit (`draft_stored`), from the game's table at that version, in the reader's
-language: the move's transaction (and the game's lock) holds only what must be atomic, and drafting,
-most of a move's work, is the mailer's. A row kept in the local outbox (no SMTP) is drafted by the
-same task. A worker lost before drafting leaves a row the sweep queues again, as it does an unsent
-one: nothing is lost.
+language, and stores them in the transaction that leases the row: the move's transaction (and the
+game's lock) holds only what must be atomic, and drafting, most of a move's work, is the mailer's.
+A row kept in the local outbox (no SMTP) is drafted by the same task. A worker lost before drafting
+leaves a row the sweep queues again, as it does an unsent one: nothing is lost.
 
 Which rows are written, for whom and of which kind, is decided in the transaction, as before, by
 the readers' settings (`drafting.wants_mail`); only the words wait.
@@ -24,8 +24,7 @@ from sqlmodel import Session, col, select
 
 from rules.messages import Message, stored_message
 from service.catalog import entry
-from service.db import retry_on_disconnect
-from service.eventlog.models import EventOrigin, MailStatus, OutboxMail, SeatKeeper
+from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table
 from service.mail.drafting import (
     drafted_bodies,
@@ -138,23 +137,32 @@ def undrafted(
 # --------------------------------------------------------------------------- drafted when sent
 
 
-def draft_stored(rt: Runtime, mail: OutboxMail) -> None:
-    """Draft a written row's bodies from its facts and the game at their version, and store them
-    (unless another worker did first: then its bodies are taken); the row in hand gets them."""
-    assert mail.draft is not None and mail.game_id is not None and mail.id is not None
+def drafted_rows(rt: Runtime, mail_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """The bodies of the rows among `mail_ids` that wait for theirs, drafted now, as `store_drafts`
+    stores them (the worker that sends a batch drafts it before leasing it; a row kept in the local
+    outbox, never sent, is drafted by the same task)."""
+    with Session(rt.engine, expire_on_commit=False) as session:
+        waiting = session.exec(_UNDRAFTED, params={"mail_ids": list(mail_ids)}).all()
+    games = {game_id: rt.read_table(game_id) for game_id in {mail.game_id for mail in waiting} if game_id}
+    return [drafted_row(rt, games[str(mail.game_id)], mail) for mail in waiting]
+
+
+def drafted_row(rt: Runtime, game: Table, mail: OutboxMail) -> dict[str, Any]:
+    """A written row's bodies drafted from its facts and its game (as read now: at their version)."""
+    assert mail.draft is not None
     facts = MailFacts.of_json(mail.draft)
-    table = rt.read_table(mail.game_id).at(facts.version)
+    table = game.at(facts.version)
     context = move_mail_context(rt, table, mail, facts)
     with force_locale(mail.language):
         text_body, html_body = drafted_bodies(rt, table, mail, context, facts.due)
-    with Session(rt.engine) as session:
-        stored = session.connection().execute(
-            _STORE_DRAFT, {"mail_id": mail.id, "text_body": text_body, "html_body": html_body}
-        )
-        if stored.rowcount == 0:
-            text_body, html_body = session.exec(_BODIES.where(col(OutboxMail.id) == mail.id)).one()
-        session.commit()
-    mail.text_body, mail.html_body, mail.draft = text_body, html_body, None
+    return {"mail_id": mail.id, "text_body": text_body, "html_body": html_body}
+
+
+def store_drafts(session: Session, drafts: Sequence[dict[str, Any]]) -> None:
+    """In `session`'s transaction, the bodies drafted (`drafted_rows`) stored with their rows, but
+    not over those another worker stored first (a row is drafted once)."""
+    if drafts:
+        session.connection().execute(_STORE_DRAFT, list(drafts))
 
 
 def move_mail_context(rt: Runtime, table: Table, mail: OutboxMail, facts: MailFacts) -> dict[str, Any]:
@@ -173,24 +181,11 @@ def move_mail_context(rt: Runtime, table: Table, mail: OutboxMail, facts: MailFa
     return {"link": link, "replay": replay, "winners": winners}
 
 
-def draft_kept(rt: Runtime, mail_ids: Sequence[int]) -> int:
-    """Draft the rows among `mail_ids` kept in the local outbox (never sent, so no sender drafts
-    them) whose bodies wait; how many."""
-    with Session(rt.engine, expire_on_commit=False) as session:
-        waiting = session.exec(_KEPT_UNDRAFTED, params={"mail_ids": list(mail_ids)}).all()
-    for mail in waiting:
-        retry_on_disconnect(lambda mail=mail: draft_stored(rt, mail))  # type: ignore[misc]
-    return len(waiting)
-
-
 _STORE_DRAFT = (
     update(OutboxMail)
     .where(col(OutboxMail.id) == bindparam("mail_id"), col(OutboxMail.draft).is_not(None))
     .values(text_body=bindparam("text_body"), html_body=bindparam("html_body"), draft=None)
 )
-_BODIES = select(OutboxMail.text_body, OutboxMail.html_body)
-_KEPT_UNDRAFTED = select(OutboxMail).where(
-    col(OutboxMail.id).in_(bindparam("mail_ids", expanding=True)),
-    OutboxMail.status == MailStatus.KEPT,
-    col(OutboxMail.draft).is_not(None),
+_UNDRAFTED = select(OutboxMail).where(
+    col(OutboxMail.id).in_(bindparam("mail_ids", expanding=True)), col(OutboxMail.draft).is_not(None)
 )

@@ -1,6 +1,7 @@
 """A word sent with a move is in the mails that move causes to the other seats, in every game, with
 the real worker on Redis and PostgreSQL: the word is kept in the move's own transaction, at its
-step, before the mails are drafted (it used to be kept after, so they never carried it)."""
+step, which the mails are drafted from (it used to be kept after, so they never carried it). The mails
+are drafted by the worker that sends them, after the move's commit: the test waits for them."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import col, select
 
-from service.eventlog.models import TableTalk
+from service.eventlog.models import OutboxMail, TableTalk
 from service.play.hosting import Player, create_game
-from tests.helpers import mails, play_path
+from tests.helpers import mails, play_path, wait_until
 
 SEATS = {"dualis": 4, "double_side": 3, "dupli": 3, "red_black": 2}
 
@@ -26,6 +27,16 @@ def move_with_word(client: FlaskClient, link: str, word: str) -> None:
     action = next(a for a in state["legal_actions"] if "fold" not in a)
     answer = client.post("/api" + link, json={"action": action, "seq": state["seq"], "message": word})
     assert answer.status_code == 200 and answer.get_json()["status"] == "accepted", answer.get_json()
+
+
+def caused_mails(app: Flask, after_id: int, mover: int) -> list[OutboxMail]:
+    """The mails to the other seats written after the row `after_id`, once drafted."""
+
+    def caused() -> list[OutboxMail]:
+        return [m for m in mails(app) if (m.id or 0) > after_id and m.seat not in (mover, None)]
+
+    wait_until(lambda: all(m.draft is None for m in caused()))
+    return caused()
 
 
 @pytest.mark.parametrize("game", SEATS)
@@ -45,7 +56,7 @@ def test_a_word_sent_with_a_move_is_in_the_mails_it_causes(worker_app: Flask, ga
         word = f"word {number} from {names[mover]}"
         last = mails(worker_app)[-1].id or 0
         move_with_word(client, seat_links[mover], word)
-        caused = [m for m in mails(worker_app) if (m.id or 0) > last and m.seat not in (mover, None)]
+        caused = caused_mails(worker_app, last, mover)
         assert all(word in m.text_body and word in m.html_body for m in caused), [m.subject for m in caused]
         told += bool(caused)
         if told == 3:
