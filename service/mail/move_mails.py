@@ -1,7 +1,7 @@
 """The mails a move causes, written in the move's transaction without their bodies: each row holds
 its headers and the facts its bodies are drafted from (`MailFacts`: the game's version, the
 reader's deadline, what became of their plays chosen ahead). The worker that sends the row drafts
-them after the commit (`draft_stored`), from the game's table at that version, in the reader's
+them after the commit (`drafted_rows`), from the game's table at that version, in the reader's
 language, and stores them in the transaction that leases the row: the move's transaction (and the
 game's lock) holds only what must be atomic, and drafting, most of a move's work, is the mailer's.
 A row kept in the local outbox (no SMTP) is drafted by the same task. A worker lost before drafting
