@@ -27,6 +27,7 @@ from service.catalog import entry
 from service.eventlog.models import EventOrigin, OutboxMail, SeatKeeper
 from service.eventlog.store import Table
 from service.mail.drafting import (
+    drafted,
     drafted_bodies,
     due_before_digest,
     host_url,
@@ -97,7 +98,7 @@ def mails_after_move(
             continue
         due = dues.get(seat.seat) if kind == MailKind.YOUR_TURN else None
         mails.append(undrafted(rt, after, kind, seat.seat, MailFacts(after.version, due, told)))
-    return [mail for mail in mails if mail is not None]
+    return drafted(*mails)
 
 
 def newly_owing(before: Table, after: Table) -> set[int]:
@@ -116,8 +117,7 @@ def game_over_mails(rt: Runtime, table: Table) -> list[OutboxMail]:
     readers: list[int | None] = [seat.seat for seat in players]
     if not any(hosts(table, seat.seat) for seat in players):
         readers.append(None)
-    mails = [undrafted(rt, table, MailKind.GAME_OVER, reader, facts) for reader in readers]
-    return [mail for mail in mails if mail is not None]
+    return drafted(*(undrafted(rt, table, MailKind.GAME_OVER, reader, facts) for reader in readers))
 
 
 def undrafted(
