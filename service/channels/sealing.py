@@ -7,6 +7,7 @@ import base64
 import hashlib
 import json
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -23,7 +24,12 @@ class Unsealable(Exception):
 
 
 def _fernet(settings: dict[str, Any]) -> Fernet:
-    key = hashlib.sha256(PURPOSE + b"\0" + settings["SECRET_KEY"].encode()).digest()
+    return _fernet_of(settings["SECRET_KEY"])
+
+
+@lru_cache(maxsize=4)  # a process knows one SECRET_KEY (tests a few): the key derived once
+def _fernet_of(secret_key: str) -> Fernet:
+    key = hashlib.sha256(PURPOSE + b"\0" + secret_key.encode()).digest()
     return Fernet(base64.urlsafe_b64encode(key))
 
 

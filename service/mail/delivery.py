@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 import smtplib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from datetime import timedelta
 from email import quoprimime
@@ -29,7 +29,7 @@ from sqlmodel import Session, col, select, update
 from sqlmodel.sql.expression import SelectOfScalar
 
 from service.db import database_unavailable, retry_on_disconnect
-from service.eventlog.models import MAIL, GameRecord, MailStatus, OutboxMail, SeatRecord
+from service.eventlog.models import GameRecord, MailStatus, OutboxMail, SeatRecord
 from service.links import BounceLink, day_number
 from service.localtime import as_utc
 from service.mail.move_mails import drafted_rows, store_drafts
@@ -289,25 +289,20 @@ def leased(
     return [(mail, token) for mail in sorted(taken.scalars(), key=lambda mail: mail.id or 0)]
 
 
-Sender = Callable[[Runtime, OutboxMail], None]
-
-
-def deliver(rt: Runtime, mail_id: int, senders: Mapping[str, Sender] | None = None) -> bool | None:
-    """Send one outbox row, a mail by SMTP or a notice by its channel's sender in `senders`: True
+def deliver(rt: Runtime, mail_id: int) -> bool | None:
+    """Send one mail by SMTP (service/channels/delivery.py sends the channels' notices): True
     when sent, False when it failed (its next attempt is scheduled), None when there was nothing to
     do (already sent, or another worker has it)."""
     claimed = retry_on_disconnect(lambda: claim(rt, mail_id))
     if claimed is None:
         return None
-    return deliver_claimed(rt, *claimed, senders)
+    return deliver_claimed(rt, *claimed)
 
 
-def deliver_claimed(
-    rt: Runtime, mail: OutboxMail, token: str, senders: Mapping[str, Sender] | None = None
-) -> bool | None:
+def deliver_claimed(rt: Runtime, mail: OutboxMail, token: str) -> bool | None:
     """Send a row this worker leased (as `deliver`)."""
     try:
-        return _deliver_claimed(rt, mail, token, senders)
+        return _deliver_claimed(rt, mail, token)
     except DBAPIError as error:
         if not database_unavailable(error):
             raise
@@ -319,11 +314,7 @@ def deliver_claimed(
         raise
 
 
-def _deliver_claimed(
-    rt: Runtime, mail: OutboxMail, token: str, senders: Mapping[str, Sender] | None
-) -> bool | None:
-    if mail.channel != MAIL:
-        return send_once(rt, mail, token, (senders or {})[mail.channel])
+def _deliver_claimed(rt: Runtime, mail: OutboxMail, token: str) -> bool | None:
     if retry_on_disconnect(lambda: _held(rt, mail)):  # drafted before its seat's address was found dead
         return None
     try:
@@ -331,11 +322,11 @@ def _deliver_claimed(
     except ValueError as error:  # an address no header can hold: no attempt ever will
         retry_on_disconnect(partial(_record_undeliverable, rt, mail, error))
         return False
-    return send_once(rt, mail, token, smtp_send)
+    return send_once(rt, mail, token)
 
 
-def send_once(rt: Runtime, mail: OutboxMail, token: str, send: Sender) -> bool | None:
-    """Send a leased row with `send` (OSError or SMTPException: a failure to try again later;
+def send_once(rt: Runtime, mail: OutboxMail, token: str) -> bool | None:
+    """Send a leased mail (OSError or SMTPException: a failure to try again later;
     Undeliverable: never to be tried again).
 
     The row is marked sent before it is sent, in a database transaction committed as soon as the
@@ -348,7 +339,7 @@ def send_once(rt: Runtime, mail: OutboxMail, token: str, send: Sender) -> bool |
             session.rollback()  # the lease ran out before this worker got here: another one has it
             return None
         try:
-            send(rt, mail)
+            smtp_send(rt, mail)
         except smtplib.SMTPRecipientsRefused as refusal:
             session.rollback()
             return _refused(rt, mail, refusal)

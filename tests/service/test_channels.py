@@ -29,7 +29,8 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 from service import create_app
-from service.channels.delivery import deliver_row
+from service.channels.delivery import deliver_notices, deliver_row, deliver_rows
+from service.channels.notices import notice_row, test_payload
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.links import AddressLink, issued_at
 from service.runtime import Runtime
@@ -493,3 +494,40 @@ def test_the_calendar_feed_lists_each_move_owed_with_its_deadline_and_an_alarm(p
 def event_count_of(app: Flask) -> int:
     with Session(app.extensions["pbem"].engine) as session:
         return len(session.exec(text("SELECT seq FROM events")).all())
+
+
+def test_a_batch_of_notices_is_marked_in_one_step_each_as_its_channel_answered(
+    pg_app: Flask, receiver: Receiver
+) -> None:
+    rt = pg_app.extensions["pbem"]
+    client = pg_app.test_client()
+    game_id = new_game(rt, "red_black", people("Ann", "Bo"))
+    token = seat_token(rt, game_id, 0)
+    receiver.answers["/down"] = Answer(status=500)
+    paths = ("up", "down", "taken")
+    added = [add(client, token, receiver.url(f"/{path}"))["id"] for path in paths]
+    receiver.received.clear()  # the added channels' test pings
+    table = rt.read_table(game_id)
+    with Session(rt.engine, expire_on_commit=False) as session:
+        stored = {channel.id: channel for channel in session.exec(select(Channel)).all()}
+        channels = {path: stored[channel_id] for path, channel_id in zip(paths, added, strict=True)}
+        rows = {
+            path: notice_row(rt, channel, test_payload(rt, table, 0)) for path, channel in channels.items()
+        }
+        session.add_all(rows.values())
+        session.commit()
+    by_id = {channel.id: channel for channel in channels.values() if channel.id is not None}
+
+    # A notice whose lease went to another worker is neither sent nor marked by the first.
+    assert deliver_notices(rt, [rows["taken"]], "a-lease-run-out", by_id) == []
+    assert receiver.on("/taken") == []
+
+    assert deliver_rows(rt, [rows["up"].id, rows["down"].id]) == 1  # type: ignore[list-item]
+    assert len(receiver.on("/up")) == len(receiver.on("/down")) == 1
+    after = {row.id: row for row in mails(pg_app)}
+    up, down, taken = (after[rows[path].id] for path in paths)
+    assert (up.status, up.attempts, up.claim_token) == (MailStatus.SENT, 1, None)
+    assert (down.status, down.attempts, down.claim_token) == (MailStatus.PENDING, 1, None)
+    assert "answered 500" in (down.last_error or "") and down.sent_at is None
+    assert down.next_attempt_at > up.sent_at  # type: ignore[operator]  # after a backoff
+    assert (taken.status, taken.attempts) == (MailStatus.PENDING, 0)
