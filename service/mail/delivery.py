@@ -367,10 +367,10 @@ def _held(rt: Runtime, mail: OutboxMail) -> bool:
     drafted: then it is stored as held (never sent) in the same step, and its lease released."""
     if mail.game_id is None:
         return False
+    reason = rt.read_riding_out(partial(_dead_address, mail=mail))  # the task's connection for reads
+    if reason is None:
+        return False
     with Session(rt.engine) as session:
-        reason = _dead_address(session, mail)
-        if reason is None:
-            return False
         row = session.get(OutboxMail, mail.id)
         assert row is not None
         row.status, row.claimed_until, row.claim_token = MailStatus.HELD, None, None

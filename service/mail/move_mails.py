@@ -141,8 +141,9 @@ def drafted_rows(rt: Runtime, mail_ids: Sequence[int]) -> list[dict[str, Any]]:
     """The bodies of the rows among `mail_ids` that wait for theirs, drafted now, as `store_drafts`
     stores them (the worker that sends a batch drafts it before leasing it; a row kept in the local
     outbox, never sent, is drafted by the same task)."""
-    with Session(rt.engine, expire_on_commit=False) as session:
-        waiting = session.exec(_UNDRAFTED, params={"mail_ids": list(mail_ids)}).all()
+    waiting = rt.read_riding_out(  # on the task's one connection for reads
+        lambda session: session.exec(_UNDRAFTED, params={"mail_ids": list(mail_ids)}).all()
+    )
     games = {game_id: rt.read_table(game_id) for game_id in {mail.game_id for mail in waiting} if game_id}
     return [drafted_row(rt, games[str(mail.game_id)], mail) for mail in waiting]
 

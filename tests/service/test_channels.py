@@ -29,8 +29,8 @@ from sqlalchemy import text
 from sqlmodel import Session, select
 
 from service import create_app
+from service.channels import notices
 from service.channels.delivery import deliver_notices, deliver_row, deliver_rows
-from service.channels.notices import notice_row, test_payload
 from service.eventlog.models import Channel, MailStatus, OutboxMail
 from service.links import AddressLink, issued_at
 from service.runtime import Runtime
@@ -511,9 +511,8 @@ def test_a_batch_of_notices_is_marked_in_one_step_each_as_its_channel_answered(
     with Session(rt.engine, expire_on_commit=False) as session:
         stored = {channel.id: channel for channel in session.exec(select(Channel)).all()}
         channels = {path: stored[channel_id] for path, channel_id in zip(paths, added, strict=True)}
-        rows = {
-            path: notice_row(rt, channel, test_payload(rt, table, 0)) for path, channel in channels.items()
-        }
+        payload = notices.test_payload(rt, table, 0)
+        rows = {path: notices.notice_row(rt, channel, payload) for path, channel in channels.items()}
         session.add_all(rows.values())
         session.commit()
     by_id = {channel.id: channel for channel in channels.values() if channel.id is not None}
