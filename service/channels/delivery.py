@@ -28,7 +28,7 @@ from service.channels.registry import KINDS
 from service.channels.sealing import Unsealable, erased, unseal
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MAIL, Channel, MailStatus, OutboxMail
-from service.mail.delivery import Undeliverable, backoff, deliver_claimed, leased
+from service.mail.delivery import MARK_SENT, Undeliverable, backoff, deliver_claimed, leased
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
 from service.mail.move_mails import drafted_rows
@@ -196,24 +196,8 @@ def _sent_in_order(rt: Runtime, rows: list[OutboxMail], channels: Mapping[int, C
     return outcomes
 
 
-# Built once: every batch of notices runs them as compiled, without the ORM's work for an update.
+# Built once: a batch's failed notices are marked by it as compiled, without the ORM's work.
 _outbox = OutboxMail.__table__.c  # type: ignore[attr-defined]  # SQLModel's table, not in its types
-_MARK_SENT = (
-    update(OutboxMail.__table__)  # type: ignore[attr-defined]
-    .where(
-        _outbox.id.in_(bindparam("row_ids", expanding=True)),
-        _outbox.status == MailStatus.PENDING,
-        _outbox.claim_token == bindparam("token"),
-    )
-    .values(
-        status=MailStatus.SENT,
-        sent_at=bindparam("now"),
-        attempts=_outbox.attempts + 1,
-        claimed_until=None,
-        claim_token=None,
-    )
-    .returning(_outbox.id)
-)
 _NOT_SENT = (
     update(OutboxMail.__table__)  # type: ignore[attr-defined]
     .where(_outbox.id == bindparam("row_id"))
@@ -231,7 +215,7 @@ def _mark_sent(rt: Runtime, session: Session, rows: Iterable[OutboxMail], token:
     """In `session`'s transaction: the rows this lease still holds marked sent (each one attempt
     more); their ids."""
     params = {"row_ids": [row.id for row in rows], "token": token, "now": rt.clock.now()}
-    marked = session.connection().execute(_MARK_SENT, params)
+    marked = session.connection().execute(MARK_SENT, params)
     return {row_id for (row_id,) in marked}
 
 

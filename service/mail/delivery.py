@@ -430,12 +430,13 @@ def _mark_refused(rt: Runtime, mail: OutboxMail, reason: str) -> None:
         session.commit()
 
 
-# Built once: each row marked sent runs it as compiled, without the ORM's work for an update.
+# Built once: rows marked sent run it as compiled, without the ORM's work for an update; it gives the
+# ids of those the lease `token` still held (service/channels/delivery.py marks a batch's notices).
 _outbox = OutboxMail.__table__.c  # type: ignore[attr-defined]  # SQLModel's table, not in its types
-_MARK_SENT = (
+MARK_SENT = (
     update(OutboxMail.__table__)  # type: ignore[attr-defined]
     .where(
-        _outbox.id == bindparam("mail_id"),
+        _outbox.id.in_(bindparam("row_ids", expanding=True)),
         _outbox.status == MailStatus.PENDING,
         _outbox.claim_token == bindparam("token"),
     )
@@ -446,10 +447,11 @@ _MARK_SENT = (
         claimed_until=None,
         claim_token=None,
     )
+    .returning(_outbox.id)
 )
 
 
-# Built once, as `_MARK_SENT` (building a statement cost more than running it); the ORM loads the
+# Built once, as `MARK_SENT` (building a statement cost more than running it); the ORM loads the
 # leased rows from the statement itself (no second query), and has no session's state to bring up to
 # date (a new session holds none).
 _CLAIM = (
@@ -468,9 +470,9 @@ _CLAIM = (
 def _mark_sent(rt: Runtime, session: Session, mail_id: int, token: str) -> bool:
     """In `session`'s transaction: the leased row marked sent, if this lease still holds it."""
     marked = session.connection().execute(
-        _MARK_SENT, {"mail_id": mail_id, "token": token, "now": rt.clock.now()}
+        MARK_SENT, {"row_ids": [mail_id], "token": token, "now": rt.clock.now()}
     )
-    return bool(marked.rowcount == 1)
+    return marked.first() is not None
 
 
 def _release_lease(rt: Runtime, mail_id: int, token: str) -> None:
