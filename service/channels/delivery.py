@@ -5,8 +5,8 @@ only a fault between the answer and the commit can send it again. One transactio
 batch's notices (not one each): they are sent side by side, so a fault in that window doubles each
 at most once, as one transaction each would.
 
-The channel's count of failures in a row is kept in the same transaction; at CHANNEL_MAX_FAILURES
-the channel is paused and its owner told by mail, once, in the transaction that pauses it. A channel
+After that commit, each channel's count of failures in a row is kept; at CHANNEL_MAX_FAILURES the
+channel is paused and its owner told by mail, once, in the transaction that pauses it. A channel
 whose far end is gone for good (a push subscription answered 404 or 410) is removed at once, and its
 owner told likewise."""
 
