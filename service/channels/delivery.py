@@ -28,7 +28,14 @@ from service.channels.registry import KINDS
 from service.channels.sealing import Unsealable, erased, unseal
 from service.db import database_unavailable, retry_on_disconnect
 from service.eventlog.models import MAIL, Channel, MailStatus, OutboxMail
-from service.mail.delivery import MARK_SENT, Undeliverable, backoff, deliver_claimed, leased
+from service.mail.delivery import (
+    MARK_SENT,
+    Undeliverable,
+    backoff,
+    deliver_claimed,
+    failure_words,
+    leased,
+)
 from service.mail.drafting import draft_mail, player_url
 from service.mail.kinds import MailKind
 from service.mail.move_mails import drafted_rows
@@ -45,7 +52,7 @@ _notice_pool = ThreadPoolExecutor(NOTICE_THREADS, thread_name_prefix="notices")
 
 
 @dataclass
-class Sent:
+class Outcome:
     """What became of one notice: sent (no error), to be tried again (DeliveryFailed, OSError, or
     any error of a sender), or never (Undeliverable); and what it does to its channel afterwards."""
 
@@ -80,7 +87,7 @@ def deliver_rows(rt: Runtime, row_ids: list[int]) -> int:
     return sum(mailed) + _count(outcomes)
 
 
-def _count(outcomes: Iterable[Sent]) -> int:
+def _count(outcomes: Iterable[Outcome]) -> int:
     return sum(outcome.error is None for outcome in outcomes)
 
 
@@ -132,7 +139,7 @@ def deliver_notices(
     channels: Mapping[int, Channel],
     parallel: bool = True,
     meanwhile: Callable[[], object] = lambda: None,
-) -> list[Sent]:
+) -> list[Outcome]:
     """Send leased notices, each channel's in order and the channels side by side (`parallel`),
     with `meanwhile` run on this thread as they go: marked sent together before they are sent, in a
     transaction committed once every channel has answered, with the next attempt of those that
@@ -168,7 +175,7 @@ def _sent(
     channels: Mapping[int, Channel],
     parallel: bool,
     meanwhile: Callable[[], object],
-) -> list[Sent]:
+) -> list[Outcome]:
     """Each row sent by its channel, a channel's rows in order (its channels side by side when
     `parallel`), `meanwhile` run on this thread; what became of each."""
     by_channel: dict[int | None, list[OutboxMail]] = defaultdict(list)
@@ -179,15 +186,16 @@ def _sent(
         outcomes = [outcome for group in by_channel.values() for outcome in in_order(group)]
         meanwhile()
         return outcomes
-    runs: list[Future[list[Sent]]] = [_notice_pool.submit(in_order, group) for group in by_channel.values()]
+    groups = by_channel.values()
+    runs: list[Future[list[Outcome]]] = [_notice_pool.submit(in_order, group) for group in groups]
     meanwhile()
     return [outcome for run in runs for outcome in run.result()]
 
 
-def _sent_in_order(rt: Runtime, rows: list[OutboxMail], channels: Mapping[int, Channel]) -> list[Sent]:
+def _sent_in_order(rt: Runtime, rows: list[OutboxMail], channels: Mapping[int, Channel]) -> list[Outcome]:
     outcomes = []
     for row in rows:
-        outcome = Sent(row)
+        outcome = Outcome(row)
         try:
             send_notice(rt, row, channels, outcome.after)
         except Exception as error:  # whatever it was, the notice is tried again (Undeliverable: never)
@@ -219,7 +227,7 @@ def _mark_sent(rt: Runtime, session: Session, rows: Iterable[OutboxMail], token:
     return {row_id for (row_id,) in marked}
 
 
-def _record_failures(rt: Runtime, session: Session, outcomes: Iterable[Sent]) -> None:
+def _record_failures(rt: Runtime, session: Session, outcomes: Iterable[Outcome]) -> None:
     """In the transaction that marked them sent: the notices that failed marked unsent, with their
     next attempt after a backoff (or none, if no attempt can ever send them) and why."""
     now = rt.clock.now()
@@ -241,7 +249,7 @@ def _record_failures(rt: Runtime, session: Session, outcomes: Iterable[Sent]) ->
                 "row_id": row.id,
                 "status": MailStatus.FAILED if outcome.for_good else MailStatus.PENDING,
                 "attempts": attempts,
-                "error": f"{type(error).__name__}: {error}"[:500],
+                "error": failure_words(error),
                 "next_attempt": now + backoff(attempts, cap),
             }
         )
@@ -249,7 +257,7 @@ def _record_failures(rt: Runtime, session: Session, outcomes: Iterable[Sent]) ->
         session.connection().execute(_NOT_SENT, failed)
 
 
-def _settle_now(rt: Runtime, token: str, outcomes: list[Sent]) -> None:
+def _settle_now(rt: Runtime, token: str, outcomes: list[Outcome]) -> None:
     """The notices marked as their sending went, in a transaction of their own (the one that marked
     them was lost with the database): only those still leased to this worker."""
     with Session(rt.engine) as session:

@@ -491,6 +491,11 @@ def _mark_sent_now(rt: Runtime, mail_id: int, token: str) -> None:
         session.commit()
 
 
+def failure_words(error: Exception) -> str:
+    """What a row keeps of why its attempt failed (its last error)."""
+    return f"{type(error).__name__}: {error}"[:500]
+
+
 def backoff(attempts: int, cap: int) -> timedelta:
     """Wait before the next attempt: 5 s, 10 s, 20 s... up to `cap` seconds."""
     return timedelta(seconds=min(cap, 5 * 2 ** max(0, attempts - 1)))
@@ -502,7 +507,7 @@ def _record_failure(rt: Runtime, mail: OutboxMail, error: Exception) -> None:
         row = session.get(OutboxMail, mail.id)
         assert row is not None
         row.attempts += 1
-        row.last_error = f"{type(error).__name__}: {error}"[:500]
+        row.last_error = failure_words(error)
         row.next_attempt_at = rt.clock.now() + backoff(row.attempts, rt.settings["MAIL_MAX_BACKOFF_SECONDS"])
         row.claimed_until = row.claim_token = None
         session.add(row)
@@ -517,7 +522,7 @@ def _record_undeliverable(rt: Runtime, mail: OutboxMail, error: Exception) -> No
         assert row is not None
         row.attempts += 1
         row.status = MailStatus.FAILED
-        row.last_error = f"{type(error).__name__}: {error}"[:500]
+        row.last_error = failure_words(error)
         row.claimed_until = row.claim_token = None
         session.add(row)
         session.commit()
