@@ -13,11 +13,12 @@ registration and its push handler, the form and its CSRF token, the server's che
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from playwright.sync_api import expect
+from playwright.sync_api import Worker, expect
 
 from service.channels.vapid import new_keys, public_key
 from service.play.hosting import Player, create_game
@@ -43,6 +44,29 @@ STAND_IN = """
 def open_channels(page) -> None:  # type: ignore[no-untyped-def]
     if not page.locator("details#channels").evaluate("panel => panel.open"):
         page.locator("#channels summary").click()
+
+
+# Notes, inside the service worker, each notification it asks the browser to show. Headless Chromium
+# may close a shown notification before a page's `getNotifications` finds it, so the test reads the
+# worker's own request rather than the browser's list.
+NOTE_SHOWN = """() => {
+  self.shown = [];
+  const show = self.registration.showNotification.bind(self.registration);
+  self.registration.showNotification = (title, options) => {
+    self.shown.push({title, body: options.body, tag: options.tag, url: options.data.url});
+    return show(title, options);
+  };
+}"""
+
+
+def shown_by(worker: Worker, within_ms: int = 10_000) -> list[dict[str, str]]:
+    """The notifications the service worker has asked to show, once it asks (none after `within_ms`)."""
+    for _ in range(within_ms // 100):
+        shown: list[dict[str, str]] = worker.evaluate("self.shown")
+        if shown:
+            return shown
+        time.sleep(0.1)
+    return []
 
 
 @pytest.fixture
@@ -107,14 +131,12 @@ def test_notify_me_on_this_device_subscribes_and_the_worker_shows_the_push(  # t
 
     # The push as the browser would hand it to the worker, decrypted: the worker shows it.
     assert registrations
+    (service_worker,) = page.context.service_workers
+    service_worker.evaluate(NOTE_SHOWN)
     cdp.send(
         "ServiceWorker.deliverPushMessage",
         {"origin": base, "registrationId": registrations[-1], "data": json.dumps(notice)},
     )
-    # Read in the same look that finds it: the browser may close a shown notification at any time.
-    shown = page.wait_for_function(
-        "navigator.serviceWorker.getRegistration('/play/').then(r => r.getNotifications())"
-        ".then(shown => shown.length === 1"
-        " && ({title: shown[0].title, body: shown[0].body, tag: shown[0].tag, url: shown[0].data.url}))"
-    ).json_value()
-    assert shown == {"title": notice["title"], "body": notice["text"], "tag": game_id, "url": notice["url"]}
+    assert shown_by(service_worker) == [
+        {"title": notice["title"], "body": notice["text"], "tag": game_id, "url": notice["url"]}
+    ]
