@@ -35,7 +35,8 @@ and their ratio.
 
 Part 5 (reads) reads seats' JSON and pages over and over while nothing moves, without and then with
 `If-None-Match` (each client sends the tag of its last answer for that path): reads per second, the
-share answered 304 and CPU per read of the web, PostgreSQL and Redis.
+share answered 304 and CPU per read of the web, PostgreSQL and Redis; once with no seat pictures kept,
+once with them kept in Redis (a read without a tag then finds the picture an earlier read built).
 
     .venv/bin/python bench/load.py [--clients 1,4,16,64] [--seconds 20] [--games 100000]
         [--skip load|scale|channels|players|reads] [--player-clients 16] [--player-games 1000]
@@ -820,26 +821,31 @@ def read_phase(
 
 def reads_part(clients: int, seconds: float, game_count: int) -> None:
     """Seats' JSON and pages read over and over while nothing moves, without and with If-None-Match,
-    on the Procfile's web (gunicorn 2x4) with PostgreSQL and Redis."""
-    settings = keeping_stack("pbem_bench_reads")
-    redis.Redis.from_url(REDIS).flushdb()
-    workdir = Path(tempfile.mkdtemp(prefix="pbem-reads-"))
+    on the Procfile's web (gunicorn 2x4) with PostgreSQL and Redis: first with no seat pictures kept
+    (every read without a tag is built), then with them (service/web/pictures.py)."""
     print(
         f"\nUnchanged reads: C={clients}, {game_count} games, {seconds:.0f} s a phase, on the Procfile's web"
     )
-    with deployed_stack(settings, workdir, ("web",)) as stack:
-        app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
-        with app.app_context():
-            games = new_games(app.extensions["pbem"], game_count, 500_000)
-        pages = [path for game in games for path in game.paths]
-        for kind, paths in zip(READ_KINDS, (["/api" + path for path in pages], pages), strict=True):
-            tags: list[dict[str, str]] = [{} for _ in range(clients)]
-            read_phase(stack, paths, seconds / 4, tags, conditional=True)  # warm-up (and tags), not counted
-            for conditional in (False, True):
-                asked = "with If-None-Match   " if conditional else "without If-None-Match"
-                print(
-                    f"  {kind:<4} {asked} {read_phase(stack, paths, seconds, tags, conditional)}", flush=True
-                )
+    for kept in (False, True):
+        settings = keeping_stack("pbem_bench_reads")
+        if not kept:
+            settings["PICTURE_CACHE_URL"] = "none"
+        redis.Redis.from_url(REDIS).flushdb()
+        workdir = Path(tempfile.mkdtemp(prefix="pbem-reads-"))
+        print("  seat pictures kept in Redis" if kept else "  no seat pictures kept")
+        with deployed_stack(settings, workdir, ("web",)) as stack:
+            app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+            with app.app_context():
+                games = new_games(app.extensions["pbem"], game_count, 500_000)
+            pages = [path for game in games for path in game.paths]
+            for kind, paths in zip(READ_KINDS, (["/api" + path for path in pages], pages), strict=True):
+                tags: list[dict[str, str]] = [{} for _ in range(clients)]
+                # A warm-up, not counted: it gathers the tags (and keeps the pictures, where kept).
+                read_phase(stack, paths, seconds / 4, tags, conditional=True)
+                for conditional in (False, True):
+                    asked = "with If-None-Match   " if conditional else "without If-None-Match"
+                    figures = read_phase(stack, paths, seconds, tags, conditional)
+                    print(f"    {kind:<4} {asked} {figures}", flush=True)
 
 
 def main() -> None:

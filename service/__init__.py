@@ -56,6 +56,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from service.web.errors import register_error_pages
     from service.web.inputs import init_inputs
     from service.web.limits import init_limits
+    from service.web.pictures import Pictures
     from service.web.security import init_security
 
     redact_logs()  # before anything logs a path: no token in werkzeug's, gunicorn's or our logs
@@ -79,6 +80,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cap_daily_mail(engine, settings["MAILS_PER_ADDRESS_PER_DAY"])
     signer = LinkSigner(secret_keys(settings), settings["LINK_MAX_AGE_DAYS"] * 86400)
     app.extensions["pbem"] = Runtime(settings, engine, signer, CeleryDispatcher(app))
+    pictures_url = settings["PICTURE_CACHE_URL"] or settings["REDIS_URL"]
+    if pictures_url and pictures_url != "none":  # seat pictures shared by the web's processes
+        app.extensions["pictures"] = Pictures(pictures_url, settings["SECRET_KEY"])
     app.before_request_funcs.setdefault(None, []).insert(0, open_shared_reads)
     app.teardown_request(close_shared_reads)
     init_celery(app)

@@ -15,6 +15,8 @@ from typing import Any
 SETTINGS: dict[str, tuple[Any, Any]] = {
     "DATABASE_URL": (None, str),
     "REDIS_URL": (None, str),
+    # Where seat pictures are kept (service/web/pictures.py): unset, REDIS_URL; `none`, nowhere.
+    "PICTURE_CACHE_URL": (None, str),
     "SECRET_KEY": (None, str),
     "OLD_SECRET_KEYS": ("", str),
     "BASE_URL": ("http://127.0.0.1:5000", str),

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from flask import Flask
 from werkzeug.serving import make_server
 
@@ -20,9 +21,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[tuple[str, Flask]]:
-    """The embedded service (SQLite, tasks in-process, local outbox) on a free local port."""
-    app = create_app(app_config(tmp_path, None))
+def live_server(tmp_path: Path, redis_url: str) -> Iterator[tuple[str, Flask]]:
+    """The embedded service (SQLite, tasks in-process, local outbox) on a free local port, with its
+    seat pictures kept in Redis as a deployment's are (every browser flow reads through them)."""
+    redis.Redis.from_url(redis_url).flushdb()
+    app = create_app(app_config(tmp_path, None, PICTURE_CACHE_URL=redis_url))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     base = f"http://127.0.0.1:{server.server_port}"
     app.config["PBEM"]["BASE_URL"] = base
