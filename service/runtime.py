@@ -23,8 +23,10 @@ from service.eventlog.models import GameRecord, GameStatus, MailStatus, OutboxMa
 from service.eventlog.store import (
     EventLog,
     FoldCache,
+    GameRows,
     Table,
     current_version,
+    game_and_seats,
     load_table,
     lock_game,
     read_events,
@@ -141,14 +143,18 @@ class Runtime:
             for connection in scope.values():
                 connection.close()
 
-    def read_table(self, game_id: str) -> Table:
-        """A game's table, read only (GameNotFound if there is none); its log, if something asks for
-        it, is read as it was (`read_log`)."""
+    def read_table(self, game_id: str, known: GameRows | None = None) -> Table:
+        """A game's table, read only (GameNotFound if there is none), from its rows if they were just
+        read (`known`); its log, if something asks for it, is read as it was (`read_log`)."""
         return self.read_riding_out(
             lambda session: load_table(
-                session, game_id, self.cache, read_log=lambda upto: self.read_log(game_id, upto)
+                session, game_id, self.cache, read_log=lambda upto: self.read_log(game_id, upto), known=known
             )
         )
+
+    def read_game_rows(self, game_id: str) -> GameRows:
+        """A game's row, seats and picture stamp (GameNotFound if there is none)."""
+        return self.read_riding_out(lambda session: game_and_seats(session, game_id))
 
     def read_log(self, game_id: str, upto: int) -> EventLog:
         """A game's log up to the event numbered `upto`."""

@@ -344,13 +344,22 @@ _LOCK_GAME_WAITING = _LOCK_GAME.with_for_update(key_share=True)
 _LOCK_GAME_OR_SKIP = _LOCK_GAME.with_for_update(key_share=True, skip_locked=True)
 
 
-def game_and_seats(session: Session, game_id: str) -> tuple[GameRecord, list[SeatRecord], int]:
-    """A game's row, its seats in seat order and its picture stamp, in one round trip (GameNotFound if
-    there is none)."""
+@dataclass(frozen=True)
+class GameRows:
+    """A game's row, its seats in seat order and its picture stamp, read together."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    stamp: int
+
+
+def game_and_seats(session: Session, game_id: str) -> GameRows:
+    """A game's row, its seats and its picture stamp, in one round trip (GameNotFound if there is
+    none)."""
     rows = session.exec(_GAME_AND_SEATS, params={"game_id": game_id}).all()
     if not rows:
         raise GameNotFound(game_id)
-    return rows[0][0], [seat for _, seat, _ in rows if seat is not None], int(rows[0][2])
+    return GameRows(rows[0][0], [seat for _, seat, _ in rows if seat is not None], int(rows[0][2]))
 
 
 def load_table(
@@ -360,12 +369,14 @@ def load_table(
     *,
     read_log: Callable[[int], EventLog] | None = None,
     snapshots: bool = True,
+    known: GameRows | None = None,
 ) -> Table:
     """A game folded to its newest event: on from the cache's fold (reading only the new tail, and no
     event when it holds the whole log), else on from its stored snapshot (unless `snapshots` is off:
     the fold of the whole log, trusting no cache). Its log is read when first used, by `read_log`
-    (up to a version; by default in `session`)."""
-    record, seats, stamp = game_and_seats(session, game_id)
+    (up to a version; by default in `session`). `known`: the game's rows as just read, not read again."""
+    rows_read = known or game_and_seats(session, game_id)
+    record, seats, stamp = rows_read.record, rows_read.seats, rows_read.stamp
     rules = get_game(record.game)
     folded = cache.get(game_id) if cache else None
     snapshot_version: int | None = None
@@ -377,7 +388,7 @@ def load_table(
     if folded.version != record.version or not snapshots:
         rows = session.exec(_EVENTS_AFTER, params={"game_id": game_id, "after": folded.version}).all()
     if rows and rows[0].seq != folded.version + 1:  # the cache holds a fold of another log
-        return load_table(session, game_id, None, read_log=read_log, snapshots=snapshots)
+        return load_table(session, game_id, None, read_log=read_log, snapshots=snapshots, known=rows_read)
     tail = EventLog.of_rows(rows)
     state, owing, recent = fold_keeping(
         rules, folded.state, folded.owing, folded.recent, list(tail.events), folded.version + 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import abort, g
 from flask_babel import gettext as _
@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import refresh
 
 from service.eventlog.models import SeatKeeper
-from service.eventlog.store import GameNotFound, Table
+from service.eventlog.store import GameNotFound, GameRows, Table
 from service.links import GameLink, LinkError, PlayerLink
 from service.play.moves import pending_command
 from service.reading import reader_language, seat_summary
@@ -57,10 +57,11 @@ def player_access(rt: Runtime, token: str) -> SeatAccess:
     return seat_access(rt, player_link(rt, token), token)
 
 
-def seat_access(rt: Runtime, link: PlayerLink, token: str) -> SeatAccess:
+def seat_access(rt: Runtime, link: PlayerLink, token: str, known: GameRows | None = None) -> SeatAccess:
     """The seat a checked player token (`link`) opens, if it is still the seat's current link and the
-    seat is played by a person; aborts with 403/404 and a clear message otherwise."""
-    table = _table(rt, link.game_id)
+    seat is played by a person; aborts with 403/404 and a clear message otherwise. `known`: the
+    game's rows, if the request has just read them."""
+    table = _table(rt, link.game_id, known)
     if not 0 <= link.seat < len(table.seats):
         abort(403, link_refusal("forged"))
     if table.seats[link.seat].key_version != link.key_version:
@@ -110,11 +111,23 @@ def _game_link_access(
     return table
 
 
-def _table(rt: Runtime, game_id: str) -> Table:
+def _table(rt: Runtime, game_id: str, known: GameRows | None = None) -> Table:
     try:
-        return rt.read_table(game_id)
+        return rt.read_table(game_id, known)
     except GameNotFound:
-        abort(404, _("There is no such game."))
+        no_such_game()
+
+
+def game_rows(rt: Runtime, game_id: str) -> GameRows:
+    """A game's row, seats and picture stamp; aborts with 404 if there is no such game."""
+    try:
+        return rt.read_game_rows(game_id)
+    except GameNotFound:
+        no_such_game()
+
+
+def no_such_game() -> NoReturn:
+    abort(404, _("There is no such game."))
 
 
 def player_summary(rt: Runtime, access: SeatAccess) -> dict[str, Any]:

@@ -24,10 +24,11 @@ from flask import current_app, make_response, request
 from werkzeug.wrappers import Response
 
 from service.eventlog.stamps import picture_stamp
+from service.eventlog.store import GameRows
 from service.i18n import LANGUAGE_COOKIE
 from service.links import PlayerLink
 from service.runtime import Runtime
-from service.web.access import SeatAccess, player_access, player_link, seat_access
+from service.web.access import SeatAccess, game_rows, player_access, player_link, seat_access
 from service.web.pictures import Pictures
 
 # Requests that may be answered 304: a plain read, with at most the language chosen in the URL.
@@ -58,29 +59,35 @@ def conditional_read(
 ) -> Response:
     """`build`'s answer for the token's seat, tagged with the seat's ETag, or an empty 304 when the
     request's `If-None-Match` holds that tag already, or the seat's picture as someone was given it
-    at this stamp (service/web/pictures.py). Only a request that sends a tag, or finds pictures kept,
-    pays for the stamp's own read; the others take it from the table's row, read before the rest of
-    the picture."""
+    at this stamp (service/web/pictures.py). A request that sends a tag reads the stamp alone first; a
+    plain one, where pictures are kept, reads the game's rows with their stamp, which serve the build
+    too when no picture is found; the others take the stamp from the table's row, read before the rest
+    of the picture."""
     if set(request.args) - PLAIN_ARGS:
         return build(player_access(rt, token))
     link = player_link(rt, token)
     asked = request.if_none_match
-    # `*` matches any tag: answered in full, so that it never stands for a tag the link was not given.
-    tagged = bool(asked) and not asked.star_tag
     pictures: Pictures | None = current_app.extensions.get("pictures")
-    if tagged or pictures is not None:
+    known: GameRows | None = None
+    stamp: int | None = None
+    # `*` matches any tag: answered in full, so that it never stands for a tag the link was not given.
+    if asked and not asked.star_tag:
         stamp = rt.read_riding_out(lambda session: picture_stamp(session, link.game_id))
         tag = seat_tag(rt, link, stamp, kind, *extra)
-        if tagged and asked.contains_weak(tag):
+        if asked.contains_weak(tag):
             unchanged = make_response("", 304)
             unchanged.set_etag(tag, weak=True)
             return unchanged
-        kept = pictures.served(seat_tag(rt, link, stamp, kind), token) if pictures is not None else None
+    elif pictures is not None:
+        known = game_rows(rt, link.game_id)
+        stamp = known.stamp
+    if pictures is not None and stamp is not None:
+        kept = pictures.served(seat_tag(rt, link, stamp, kind), token)
         if kept is not None:
-            kept.set_etag(tag, weak=True)
+            kept.set_etag(seat_tag(rt, link, stamp, kind, *extra), weak=True)
             return kept
     keepable = pictures is not None and pictures.may_keep()
-    access = seat_access(rt, link, token)
+    access = seat_access(rt, link, token, known)
     response = build(access)
     if response.status_code == 200:
         response.set_etag(seat_tag(rt, link, access.table.stamp, kind, *extra), weak=True)

@@ -198,3 +198,19 @@ def test_pictures_are_kept_where_redis_is_unless_told_none(tmp_path: Path, redis
     embedded = create_app(app_config(tmp_path / "c", None))
     assert isinstance(kept_by_default.extensions.get("pictures"), Pictures)
     assert "pictures" not in none.extensions and "pictures" not in embedded.extensions
+
+
+def test_a_read_that_finds_no_picture_costs_no_statement_more_than_one_kept_nowhere(
+    picturing_app: Flask, kept: redis.Redis, tmp_path: Path, clean_pg: str
+) -> None:
+    _, _, (ann, _) = duel(picturing_app)
+    unkept = create_app(app_config(tmp_path / "unkept", clean_pg, PICTURE_CACHE_URL="none"))
+    costs = []
+    for app in (picturing_app, unkept):
+        client, statements = app.test_client(), Statements(app.extensions["pbem"])
+        for api in ("/api", ""):
+            client.get(api + ann)  # the fold cached, the session's cookie set
+            kept.flushdb()
+            costs.append(statements.of(lambda: client.get(api + ann)))  # noqa: B023
+    unkept.extensions["pbem"].engine.dispose()
+    assert costs[:2] == costs[2:]
