@@ -8,8 +8,9 @@ client that keeps no tags.
 What belongs to one request is cut out before the body is kept and put back when it is served: the
 link the page was opened by (another link to the same seat, signed at another time, keeps its own)
 and the session's CSRF token. A page built while its session held flashed messages is not kept: they
-are that browser's. An entry lives two minutes (the minute in its key makes it unreachable sooner)
-and is compressed. Redis bounds them by evicting the least recently used: `volatile-lru` where it is
+are that browser's. An entry lives 61 seconds: the minute in its key makes it unreachable by then
+anyway. Bodies are kept as they are (compressing a page cost more than a third of what keeping it
+does). Redis bounds them by evicting the least recently used: `volatile-lru` where it is
 also the Celery broker (the broker's keys carry no expiry and are never evicted), `allkeys-lru` on a
 Redis of their own (`PICTURE_CACHE_URL`). Redis away costs the build, never an answer."""
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import zlib
 from typing import cast
 
 import redis
@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response as BuiltResponse
 
 log = logging.getLogger(__name__)
 
-PICTURE_SECONDS = 120
+PICTURE_SECONDS = 61
 CONNECT_TIMEOUT_SECONDS = 0.25
 READ_TIMEOUT_SECONDS = 0.5
 CSRF_FIELD = "csrf_token"  # where Flask-WTF keeps the request's token (its default field name)
@@ -56,7 +56,7 @@ class Pictures:
             return None
         if kept is None:
             return None
-        content_type, _, body = zlib.decompress(kept).decode().partition("\n")
+        content_type, _, body = kept.decode().partition("\n")
         body = body.replace(self._link_hole, token)
         if self._csrf_hole in body:
             body = body.replace(self._csrf_hole, generate_csrf())
@@ -74,7 +74,7 @@ class Pictures:
         csrf = g.get(CSRF_FIELD)
         if csrf:
             body = body.replace(csrf, self._csrf_hole)
-        packed = zlib.compress(f"{response.content_type}\n{body}".encode(), 1)
+        packed = f"{response.content_type}\n{body}".encode()
         try:
             self._redis.set(_redis_key(key), packed, ex=PICTURE_SECONDS)
         except redis.RedisError as error:
