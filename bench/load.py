@@ -38,8 +38,14 @@ Part 5 (reads) reads seats' JSON and pages over and over while nothing moves, wi
 share answered 304 and CPU per read of the web, PostgreSQL and Redis; once with no seat pictures kept,
 once with them kept in Redis (a read without a tag then finds the picture an earlier read built).
 
+Part 6 (periodic) asks whether a move waits on periodic work: one client plays on the Procfile's
+whole stack (beat and the periodic worker running the turn clocks every minute) beside `--games`
+running games with turn clocks, in phases of at least 130 s (two of the clocks' runs): with no clock
+due, then with another 1% of those games' clocks made due every minute, twice each (ABAB; a quiet
+phase starts once every due clock was acted on). POST -> answer p50/p95 per phase.
+
     .venv/bin/python bench/load.py [--clients 1,4,16,64] [--seconds 20] [--games 100000]
-        [--skip load|scale|channels|players|reads] [--player-clients 16] [--player-games 1000]
+        [--skip load|scale|channels|players|reads|periodic] [--player-clients 16] [--player-games 1000]
         [--read-games 64]
 """
 
@@ -848,6 +854,96 @@ def reads_part(clients: int, seconds: float, game_count: int) -> None:
                     print(f"    {kind:<4} {asked} {figures}", flush=True)
 
 
+# --- moves while the turn clocks run: does a move wait on periodic work? ---------------------------
+
+CLOCK_SLICES = 100  # a slice of the cloned games' clocks made due each minute: 1%
+
+
+def due_slice(rt: Runtime, slice_: int) -> int:
+    """Make the open clocks of one slice (1%) of the cloned games due now; how many."""
+    past = rt.clock.now() - timedelta(minutes=1)
+    with rt.engine.begin() as conn:
+        return conn.execute(
+            text(
+                "UPDATE turn_clocks SET due_at = :past, remind_at = :past WHERE settled_at IS NULL "
+                "AND game_id LIKE 'bench%' AND substr(game_id, 6)::int % :slices = :slice"
+            ),
+            {"past": past, "slices": CLOCK_SLICES, "slice": slice_},
+        ).rowcount
+
+
+def open_due_clocks(rt: Runtime) -> int:
+    with rt.engine.connect() as conn:
+        return int(
+            conn.execute(
+                text("SELECT count(*) FROM turn_clocks WHERE settled_at IS NULL AND due_at <= now()")
+            ).scalar_one()
+        )
+
+
+def periodic_phase(rt: Runtime, stack: Stack, games: list[BenchGame], seconds: float, due: bool) -> str:
+    """One client playing for `seconds` while (when `due`) another 1% of the clocks comes due every
+    minute; POST -> answer and the clocks made due and left due, in a line."""
+    stop = threading.Event()
+    made: list[int] = []
+
+    def every_minute() -> None:
+        minute = 0
+        while due and not stop.is_set():
+            made.append(due_slice(rt, minute % CLOCK_SLICES))
+            minute += 1
+            stop.wait(60)
+
+    ticking = threading.Thread(target=every_minute)
+    ticking.start()
+    measures, elapsed = played(stack.base, games, 1, seconds, 7 if due else 5)
+    stop.set()
+    ticking.join()
+    answers = [s * 1000 for m in measures for s in m.answers]
+    moves = sum(m.accepted for m in measures)
+    return (
+        f"{moves / elapsed:5.1f} moves/s  POST->answer p50 {percentile(answers, 50):6.1f}"
+        f" p95 {percentile(answers, 95):6.1f} ms  clocks made due {sum(made):5d},"
+        f" still due {open_due_clocks(rt):5d}"
+    )
+
+
+def settled(rt: Runtime, limit: float = 300) -> None:
+    """Wait until the periodic worker has acted on every due clock (a quiet phase starts quiet)."""
+    deadline = time.monotonic() + limit
+    while open_due_clocks(rt) and time.monotonic() < deadline:
+        time.sleep(1)
+
+
+def periodic_part(game_count: int, seconds: float) -> None:
+    """Moves at C=1 on the Procfile's whole stack (beat and the periodic worker running the clocks
+    every CLOCK_INTERVAL_SECONDS) with `game_count` running games with turn clocks: without a clock
+    due, then with 1% of them made due every minute, alternately twice."""
+    workdir = Path(tempfile.mkdtemp(prefix="pbem-periodic-"))
+    settings = {
+        **keeping_stack("pbem_bench_periodic"),
+        "BEAT_SCHEDULE_FILE": str(workdir / "beat-schedule"),
+        "CLOCK_INTERVAL_SECONDS": 60,
+    }
+    redis.Redis.from_url(REDIS).flushdb()
+    print(f"\nMoves while the clocks run: C=1, {game_count} games with turn clocks, {seconds:.0f} s a phase")
+    with deployed_stack(settings, workdir, PROCESSES) as stack:
+        app = create_app({**settings, "RUN_MIGRATIONS": False, "BASE_URL": stack.base})
+        with app.app_context():
+            rt = app.extensions["pbem"]
+            players = [Player(name, f"{name.lower()}@example.org") for name in NAMES[:2]]
+            template = create_game(rt, "red_black", players, players[0], {}, 5, TimeControl(move_days=1))
+            clone_games(rt, template, game_count, 1, due_every=game_count + 1)
+            drained(rt)
+            games = new_games(rt, 32, 700_000)
+            played(stack.base, games, 1, WARM_UP_SECONDS, 0)
+            for due in (False, True, False, True):
+                if not due:
+                    settled(rt)
+                label = "1% due a minute" if due else "no clock due   "
+                print(f"  {label} {periodic_phase(rt, stack, games, seconds, due)}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,16,64")
@@ -861,7 +957,7 @@ def main() -> None:
         "--skip",
         action="append",
         default=[],
-        choices=("load", "scale", "channels", "players", "reads"),
+        choices=("load", "scale", "channels", "players", "reads", "periodic"),
         help="leave a part out",
     )
     parser.add_argument("--player-clients", type=int, default=16, help="clients in the players part")
@@ -891,6 +987,8 @@ def main() -> None:
         players_part(args.player_clients, args.seconds, args.player_games, args.rounds)
     if "reads" not in args.skip:
         reads_part(args.player_clients, args.seconds, args.read_games)
+    if "periodic" not in args.skip:
+        periodic_part(args.games, max(args.seconds, 130))
 
 
 if __name__ == "__main__":
