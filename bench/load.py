@@ -857,6 +857,7 @@ def reads_part(clients: int, seconds: float, game_count: int) -> None:
 # --- moves while the turn clocks run: does a move wait on periodic work? ---------------------------
 
 CLOCK_SLICES = 100  # a slice of the cloned games' clocks made due each minute: 1%
+GAMES_A_PHASE = 128  # new games for each phase, more than one client finishes in it
 
 
 def due_slice(rt: Runtime, slice_: int) -> int:
@@ -935,11 +936,11 @@ def periodic_part(game_count: int, seconds: float) -> None:
             template = create_game(rt, "red_black", players, players[0], {}, 5, TimeControl(move_days=1))
             clone_games(rt, template, game_count, 1, due_every=game_count + 1)
             drained(rt)
-            games = new_games(rt, 32, 700_000)
-            played(stack.base, games, 1, WARM_UP_SECONDS, 0)
-            for due in (False, True, False, True):
+            played(stack.base, new_games(rt, 8, 700_000), 1, WARM_UP_SECONDS, 0)
+            for n, due in enumerate((False, True, False, True)):
                 if not due:
                     settled(rt)
+                games = new_games(rt, GAMES_A_PHASE, 710_000 + 1_000 * n)  # a phase plays ~2,000 moves
                 label = "1% due a minute" if due else "no clock due   "
                 print(f"  {label} {periodic_phase(rt, stack, games, seconds, due)}", flush=True)
 
