@@ -1,9 +1,9 @@
 """A seat's picture kept in Redis, shared by every web process: the body of its page or JSON twin as
 built at one picture stamp for one seat, link key version, language and minute (the key is the read's
 ETag without the browser's session: service/web/conditional.py). A plain read of a game that did not
-change since someone built that picture costs the link's check, the stamp's lookup and one GET
-instead of loading the table and rendering: a second device, a reload without the tab's tag, a
-client that keeps no tags.
+change since someone built that picture costs the link's check, one statement (the game's rows with
+their stamp) and one GET instead of loading the table and rendering: a second device, a reload
+without the tab's tag, a client that keeps no tags.
 
 What belongs to one request is cut out before the body is kept and put back when it is served: the
 link the page was opened by (another link to the same seat, signed at another time, keeps its own)

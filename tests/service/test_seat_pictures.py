@@ -1,7 +1,7 @@
 """Seat pictures kept in Redis: a plain read of a game nobody changed is answered from what an earlier
-read built (one statement, the stamp), with the asking link and its browser's CSRF token put back;
-never for another seat, another stamp, a revoked link or a session's flashed messages; and with Redis
-away every read is built."""
+read built (one statement: the game's rows with their stamp), with the asking link and its browser's
+CSRF token put back; never for another seat, another stamp, a revoked link or a session's flashed
+messages; and with Redis away every read is built."""
 
 from __future__ import annotations
 
@@ -106,7 +106,9 @@ def test_another_device_of_the_seat_gets_the_kept_page_with_its_own_link_and_csr
     other_link = seat_path(picturing_app, game_id, 0)
     assert other_link != ann
     answers = []
-    assert statements.of(lambda: answers.append(laptop.get(other_link))) == 1  # the stamp, no more
+    assert (
+        statements.of(lambda: answers.append(laptop.get(other_link))) == 1
+    )  # the game's rows and stamp, no more
     (served,) = answers
     assert served.status_code == 200 and served.headers["ETag"].startswith('W/"')
     page = served.get_data(as_text=True)
