@@ -54,6 +54,12 @@ def seat_tag(rt: Runtime, link: PlayerLink, stamp: int, kind: str, *extra: str) 
     return hmac.new(key, "\x1f".join(parts).encode(), hashlib.sha256).hexdigest()[:32]
 
 
+def picture_key(rt: Runtime, link: PlayerLink, stamp: int, kind: str) -> str:
+    """Where a seat's picture is kept: its tag without the browser's session (the request's link and
+    CSRF token are cut out of the body kept, service/web/pictures.py)."""
+    return seat_tag(rt, link, stamp, kind)
+
+
 def conditional_read(
     rt: Runtime, token: str, kind: str, build: Callable[[SeatAccess], Response], *extra: str
 ) -> Response:
@@ -82,7 +88,7 @@ def conditional_read(
         known = game_rows(rt, link.game_id)
         stamp = known.stamp
     if pictures is not None and stamp is not None:
-        kept = pictures.served(seat_tag(rt, link, stamp, kind), token)
+        kept = pictures.served(picture_key(rt, link, stamp, kind), token)
         if kept is not None:
             kept.set_etag(seat_tag(rt, link, stamp, kind, *extra), weak=True)
             return kept
@@ -92,5 +98,5 @@ def conditional_read(
     if response.status_code == 200:
         response.set_etag(seat_tag(rt, link, access.table.stamp, kind, *extra), weak=True)
         if pictures is not None and keepable:
-            pictures.keep(seat_tag(rt, link, access.table.stamp, kind), token, response)
+            pictures.keep(picture_key(rt, link, access.table.stamp, kind), token, response)
     return response

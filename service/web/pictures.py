@@ -22,16 +22,17 @@ import logging
 from typing import cast
 
 import redis
-from flask import Response, g, session
+from flask import Response, session
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as BuiltResponse
+
+from service.web.security import request_csrf
 
 log = logging.getLogger(__name__)
 
 PICTURE_SECONDS = 61
 CONNECT_TIMEOUT_SECONDS = 0.25
 READ_TIMEOUT_SECONDS = 0.5
-CSRF_FIELD = "csrf_token"  # where Flask-WTF keeps the request's token (its default field name)
 
 
 class Pictures:
@@ -71,7 +72,7 @@ class Pictures:
     def keep(self, key: str, token: str, response: BuiltResponse) -> None:
         """Keep a plain read's answer under `key`, with the request's own link and CSRF token cut out."""
         body = response.get_data(as_text=True).replace(token, self._link_hole)
-        csrf = g.get(CSRF_FIELD)
+        csrf = request_csrf()
         if csrf:
             body = body.replace(csrf, self._csrf_hole)
         packed = f"{response.content_type}\n{body}".encode()

@@ -73,5 +73,11 @@ def carries_secret() -> bool:
     static file never does (and keeps its long cache)."""
     if request.endpoint == "static":
         return False
-    csrf = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    return "token" in (request.view_args or {}) or csrf in g or request.blueprint == "outbox"
+    return "token" in (request.view_args or {}) or request_csrf() is not None or request.blueprint == "outbox"
+
+
+def request_csrf() -> str | None:
+    """The CSRF token made for this request's forms, if any (Flask-WTF keeps it on `g` under its
+    field name)."""
+    token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    return str(token) if token else None
