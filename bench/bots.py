@@ -26,8 +26,8 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,17 +36,18 @@ from rules.game import Game
 from rules.shapes import Action
 
 
-def load_bots() -> tuple[Callable[..., Action], Callable[..., Any], Callable[[int, int, int], int]]:
-    """bots.choose_action, bots.decide and bots.search_seed. Run as a script, this file's folder
-    leads sys.path and its own name would hide the `bots` package, so that folder is dropped first."""
+def load_bots() -> Any:
+    """The `bots` package. Run as a script, this file's folder leads sys.path and its own name would
+    hide the package, so that folder is dropped first."""
     here = Path(__file__).resolve().parent
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     sys.modules.pop("bots", None)
-    module = importlib.import_module("bots")
-    return module.choose_action, module.decide, module.search_seed
+    importlib.import_module("bots.search")
+    return importlib.import_module("bots")
 
 
-choose_action, decide, search_seed = load_bots()
+bots_package = load_bots()
+choose_action, decide, search_seed = bots_package.choose_action, bots_package.decide, bots_package.search_seed
 
 SEATS = {"dualis": 4, "red_black": 2, "double_side": 4, "dupli": 4}
 
@@ -59,8 +60,12 @@ class Match:
     deal: int
     bot_seats: list[int]
     score: float
+    level: str
     times: list[float] = field(default_factory=list)
     fallbacks: int = 0
+    larger: int = 0
+    agreements: list[bool] = field(default_factory=list)
+    regrets: list[float] = field(default_factory=list)
 
 
 def bot_sides(game: str, deal: int) -> list[set[int]]:
@@ -72,10 +77,64 @@ def bot_sides(game: str, deal: int) -> list[set[int]]:
     return [{first}, {(first + n // 2) % n}]
 
 
-def play(game: Game[Any], deal: int, bots: set[int], level: str) -> Match:
-    """One match: the bot of `level` in `bots`, the seat-keeper elsewhere."""
+def larger(
+    game: Game[Any], view: Any, legal: list[Action], seat: int, level: str, seed: int, times: int
+) -> tuple[Action, list[float]]:
+    """What a search of `times` the level's budget (the same seed: the level's worlds and more) would
+    choose, with each action's mean value over its worlds."""
+    search_module = bots_package.search
+    budget = search_module.LEVELS[level]
+    wider = replace(
+        budget,
+        moves=budget.moves * times,
+        max_worlds=budget.max_worlds * times,
+        cpu_seconds=budget.cpu_seconds * times,
+    )
+    search = search_module.Search(game, seat, wider, seed, view)
+    values = search.values(legal)
+    chosen = search.choose(legal, choose_action(game, view, legal, seat), values)
+    return chosen, [statistics.fmean(found) for found in values]
+
+
+class SeesAll:
+    """The game, but every world a search deals is the real state: what the search could do if it
+    knew the hidden cards, its ceiling against the keeper. For this bench alone: a bot in play never
+    holds the real state."""
+
+    def __init__(self, game: Game[Any], state: Any) -> None:
+        self.game, self.state = game, state
+
+    def determinize(self, view: Any, rng: Any) -> Any:
+        return self.state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+def sees_all(game: Game[Any], state: Any, legal: list[Action], seat: int, level: str, seed: int) -> Action:
+    """The level's search over the real state: one world where rollouts play as the keeper (every
+    world would be the same), the level's worlds where they play at random."""
+    search_module = bots_package.search
+    budget = search_module.LEVELS[level]
+    if search_module.OUTCOMES[game.name].keeper_cost:
+        budget = replace(budget, min_worlds=1, max_worlds=1)
+    view = game.view(state, seat)
+    search = search_module.Search(SeesAll(game, state), seat, budget, seed, view)
+    chosen: Action = search.best(legal, choose_action(game, view, legal, seat))
+    return chosen
+
+
+def play(
+    game: Game[Any], deal: int, bots: set[int], level: str, times: int = 0, omniscient: bool = False
+) -> Match:
+    """One match: the bot of `level` in `bots`, the seat-keeper elsewhere. With `times`, each bot
+    decision is also searched with that many times the budget (the match goes on with the level's
+    move): whether the two agree, and how much better the larger search values its own choice than
+    the level's, by its own worlds (which overstates the gain: its choice is the one its noise
+    favoured). `omniscient`: the bot searches the real state instead (`SeesAll`)."""
     state = game.fold(game.start(deal, SEATS[game.name], {}))
-    match = Match(game.name, deal, sorted(bots), 0.0)
+    name = f"{level}, sees all" if omniscient else level
+    match = Match(game.name, deal, sorted(bots), 0.0, name, larger=times)
     step = 0
     while (result := game.result(state)) is None:
         seat = min(game.to_act(state))
@@ -83,10 +142,17 @@ def play(game: Game[Any], deal: int, bots: set[int], level: str) -> Match:
         step += 1
         if seat in bots:
             start = time.process_time()
-            decision = decide(game, view, legal, seat, level, search_seed(deal, step, seat))
+            if omniscient and len(legal) > 1:
+                action = sees_all(game, state, legal, seat, level, search_seed(deal, step, seat))
+            else:
+                decision = decide(game, view, legal, seat, level, search_seed(deal, step, seat))
+                match.fallbacks += decision.fallback is not None
+                action = decision.action
             match.times.append(time.process_time() - start)
-            match.fallbacks += decision.fallback is not None
-            action = decision.action
+            if times and len(legal) > 1:
+                chosen, means = larger(game, view, legal, seat, level, search_seed(deal, step, seat), times)
+                match.agreements.append(chosen == action)
+                match.regrets.append(means[legal.index(chosen)] - means[legal.index(action)])
         else:
             action = choose_action(game, view, legal, seat)
         for event in game.act(state, seat, action):
@@ -100,7 +166,15 @@ def play(game: Game[Any], deal: int, bots: set[int], level: str) -> Match:
     return match
 
 
-def run(games: list[str], deals: range, level: str, chunk: tuple[int, int], out: Path) -> None:
+def run(
+    games: list[str],
+    deals: range,
+    level: str,
+    chunk: tuple[int, int],
+    out: Path,
+    times: int,
+    omniscient: bool,
+) -> None:
     """Play this chunk's deals of every game, one JSON line per match."""
     part, parts = chunk
     with out.open("a") as sink:
@@ -109,8 +183,8 @@ def run(games: list[str], deals: range, level: str, chunk: tuple[int, int], out:
                 continue
             for name in games:
                 for bots in bot_sides(name, deal):
-                    match = play(get_game(name), deal, bots, level)
-                    sink.write(json.dumps({**asdict(match), "level": level}) + "\n")
+                    match = play(get_game(name), deal, bots, level, times, omniscient)
+                    sink.write(json.dumps(asdict(match)) + "\n")
                     sink.flush()
 
 
@@ -131,8 +205,9 @@ def report(files: Iterable[Path]) -> None:
         for line in path.read_text().splitlines():
             match = json.loads(line)
             rows.setdefault((match["game"], match["level"]), []).append(match)
+    width = max([7, *(len(level) for _, level in rows)])
     print(
-        f"{'game':12} {'level':7} {'deals':>5} {'matches':>7} {'score':>6} {'95% CI':>15} {'bar':>5} "
+        f"{'game':12} {'level':{width}} {'deals':>5} {'matches':>7} {'score':>6} {'95% CI':>15} {'bar':>5} "
         f"{'clears':>6} {'median s':>8} {'p95 s':>6} {'fallbacks':>9}"
     )
     for (game, level), matches in sorted(rows.items()):
@@ -145,8 +220,29 @@ def report(files: Iterable[Path]) -> None:
         deals = len({m["deal"] for m in matches})
         fallbacks = sum(m["fallbacks"] for m in matches)
         print(
-            f"{game:12} {level:7} {deals:5d} {n:7d} {score / n:6.1%} [{low:5.1%}, {high:5.1%}] {bar:5.0%} "
-            f"{'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {fallbacks:9d}"
+            f"{game:12} {level:{width}} {deals:5d} {n:7d} {score / n:6.1%} [{low:5.1%}, {high:5.1%}] "
+            f"{bar:5.0%} {'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {fallbacks:9d}"
+        )
+    report_larger(rows)
+
+
+def report_larger(rows: dict[tuple[str, str], list[dict[str, Any]]]) -> None:
+    """Where decisions were also searched with a larger budget: how often the two chose alike, and
+    the larger search's gain over the level's choice by its own worlds (mean, and how often over 0.05,
+    in the game's outcome values: a round or a game won counts about 1)."""
+    checked = {key: matches for key, matches in rows.items() if any(m.get("agreements") for m in matches)}
+    if not checked:
+        return
+    header = f"{'game':12} {'level':7} {'larger':>6} {'decisions':>9} {'agree':>6} {'mean gain':>9}"
+    print(f"\n{header} {'gain>0.05':>9}")
+    for (game, level), matches in sorted(checked.items()):
+        agreements = [a for m in matches for a in m.get("agreements", [])]
+        regrets = [r for m in matches for r in m.get("regrets", [])]
+        times = {m.get("larger", 0) for m in matches}
+        print(
+            f"{game:12} {level:7} {'/'.join(f'x{t}' for t in sorted(times)):>6} {len(agreements):9d} "
+            f"{statistics.fmean(agreements):6.1%} {statistics.fmean(regrets):9.4f} "
+            f"{statistics.fmean(r > 0.05 for r in regrets):9.1%}"
         )
 
 
@@ -160,6 +256,12 @@ def main() -> None:
     parser.add_argument("--level", default="strong", help="the bot level against the seat-keeper")
     parser.add_argument("--chunk", default="0/1", help="K/M: play the deals whose index is K modulo M")
     parser.add_argument("--out", type=Path, help="JSON lines of the matches (default: print the table only)")
+    parser.add_argument(
+        "--larger", type=int, default=0, help="also search each bot decision with this many times the budget"
+    )
+    parser.add_argument(
+        "--sees-all", action="store_true", help="the bot searches the real state (the search's ceiling)"
+    )
     parser.add_argument("--report", type=Path, nargs="+", help="print the table of these JSON-lines files")
     args = parser.parse_args()
     if args.report:
@@ -168,7 +270,7 @@ def main() -> None:
     part, parts = (int(x) for x in args.chunk.split("/"))
     out = args.out or Path(f"/tmp/bench-bots-{args.level}-{part}-{parts}.jsonl")
     deals = range(args.first_deal, args.first_deal + args.deals)
-    run(args.games.split(","), deals, args.level, (part, parts), out)
+    run(args.games.split(","), deals, args.level, (part, parts), out, args.larger, args.sees_all)
     report([out])
 
 

@@ -140,16 +140,11 @@ class Search:
         Where rollouts play as the keeper, its choice stays unless another beats it by the level's
         margin (the bonus's part there: with random rollouts the margin is not needed, and a
         steady Duālis bot with both scored 47.5% against the keeper in 40 matches, 67.5% without)."""
-        values: list[list[float]] = [[] for _ in legal]  # by action, one value a world
-        worlds, world = self.budget.min_worlds, 0
-        while world < worlds:
-            state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
-            for index, action in enumerate(legal):
-                luck = random.Random(f"{self.seed}:{world}")  # private and seeded; the same for each action
-                values[index].append(self.value_of(state, action, luck))
-            world += 1
-            if world == 1:  # the first world's rollouts tell how many worlds the budget buys
-                worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
+        return self.choose(legal, preferred, self.values(legal))
+
+    def choose(self, legal: Sequence[Action], preferred: Action, values: Sequence[Sequence[float]]) -> Action:
+        """`best`'s choice from each action's values in the worlds searched."""
+        worlds = len(values[0])
         keeper_bonus, margin = (
             (0.0, self.budget.margin) if self.outcome.keeper_cost else (self.budget.keeper_bonus, 0.0)
         )
@@ -160,6 +155,20 @@ class Search:
         if margin and not clearly_better(values[chosen], values[kept], margin):
             return preferred
         return legal[chosen]
+
+    def values(self, legal: Sequence[Action]) -> list[list[float]]:
+        """Each action's value in each world the budget buys (by action, one value a world)."""
+        values: list[list[float]] = [[] for _ in legal]
+        worlds, world = self.budget.min_worlds, 0
+        while world < worlds:
+            state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
+            for index, action in enumerate(legal):
+                luck = random.Random(f"{self.seed}:{world}")  # private and seeded; the same for each action
+                values[index].append(self.value_of(state, action, luck))
+            world += 1
+            if world == 1:  # the first world's rollouts tell how many worlds the budget buys
+                worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
+        return values
 
     def value_of(self, state: Any, action: Action, luck: random.Random) -> float:
         """The value for the seat's side of `action` in one world, played on to the chapter's end."""
