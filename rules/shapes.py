@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from rules.messages import N_, IllegalAction
 
 Action = dict[str, Any]
+
+SCALARS = (str, int, float, bool, type(None))  # the hashable JSON values; a list or object is no choice
 
 
 @dataclass(frozen=True)
@@ -24,8 +27,14 @@ class Choice:
     values: tuple[Any, ...]
     refusal: str
 
+    @cached_property
+    def accepted(self) -> frozenset[tuple[type, Any]]:
+        """The values with their types (so that true is not 1), for a lookup in one step: a search
+        bot's rollouts check an action for every move they play."""
+        return frozenset((type(v), v) for v in self.values)
+
     def check(self, value: object) -> None:
-        if not any(type(value) is type(v) and value == v for v in self.values):
+        if not isinstance(value, SCALARS) or (type(value), value) not in self.accepted:
             raise IllegalAction(self.refusal, value=shown(value))
 
     def example(self) -> Any:
@@ -119,28 +128,36 @@ def shown(value: object) -> str:
 
 def check_action(shapes: tuple[Shape, ...], action: object) -> Action:
     """The action, once it has one of the shapes; IllegalAction naming what is wrong otherwise."""
-    examples = " or ".join(json.dumps(shape.example(), ensure_ascii=False) for shape in shapes)
     if not isinstance(action, dict):
-        raise IllegalAction(N_("An action is a JSON object: %(examples)s."), examples=examples)
+        raise IllegalAction(N_("An action is a JSON object: %(examples)s."), examples=examples_of(shapes))
     shape = next((s for s in shapes if next(iter(s.required)) in action), None)
     if shape is None:
-        raise IllegalAction(N_("Unknown action: send %(examples)s."), examples=examples)
-    example = json.dumps(shape.example(), ensure_ascii=False)
+        raise IllegalAction(N_("Unknown action: send %(examples)s."), examples=examples_of(shapes))
     for key in action:
         if key not in shape.required and key not in shape.optional:
             raise IllegalAction(
-                N_("%(key)s has no place in this action: send %(example)s."), key=shown(key), example=example
+                N_("%(key)s has no place in this action: send %(example)s."),
+                key=shown(key),
+                example=examples_of((shape,)),
             )
     for key, node in shape.required.items():
         if key not in action:
             raise IllegalAction(
-                N_("This action lacks %(key)s: send %(example)s."), key=shown(key), example=example
+                N_("This action lacks %(key)s: send %(example)s."),
+                key=shown(key),
+                example=examples_of((shape,)),
             )
         node.check(action[key])
     for key, node in shape.optional.items():
         if key in action:
             node.check(action[key])
     return action
+
+
+def examples_of(shapes: tuple[Shape, ...]) -> str:
+    """An example of each shape, as JSON, for a refusal's message (written only then: a search bot's
+    rollouts check every move they play)."""
+    return " or ".join(json.dumps(shape.example(), ensure_ascii=False) for shape in shapes)
 
 
 def actions_schema(shapes: tuple[Shape, ...]) -> dict[str, Any]:
