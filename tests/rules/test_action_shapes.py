@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, get_game
-from rules.shapes import check_action
+from rules.shapes import Choice, check_action
 from tests.rules.test_contract import played_states
 
 # Any JSON value, leaning towards the keys and values of real actions so that most reach the rules.
@@ -75,3 +75,26 @@ def test_a_malformed_action_is_refused_naming_what_is_wrong(game: str) -> None:
         with pytest.raises(IllegalAction) as refusal:
             rules.act(state, 0, action)
         assert wording in str(refusal.value)
+
+
+@pytest.mark.parametrize(
+    ("values", "value"),
+    [
+        ((True,), 1),  # JSON true is not the number 1, nor 1 true
+        ((True,), 1.0),
+        ((0, 1, 2, 3), True),
+        ((0, 1, 2, 3), 1.0),
+        (("S9B",), ["S9B"]),  # a list or an object is no choice, and is refused, not a TypeError
+        (("S9B",), {"S9B": 1}),
+        ((0, 1), float("nan")),
+    ],
+)
+def test_a_choice_takes_its_own_values_only_of_their_own_json_type(
+    values: tuple[Any, ...], value: Any
+) -> None:
+    choice = Choice(values, "Not one of them: %(value)s.")
+    for accepted in values:
+        choice.check(accepted)
+    with pytest.raises(IllegalAction) as refusal:
+        choice.check(value)
+    assert refusal.value.msgid == "Not one of them: %(value)s."
