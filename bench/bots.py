@@ -11,6 +11,11 @@ Runs in parallel-safe chunks: `--chunk K/M` plays the deals whose index is K mod
 JSON line per match to `--out`; `--first-deal` extends an earlier run with the deals after it;
 `--report FILE ...` adds up such files and prints the table.
 
+Two measurements of what bounds a search: `--larger K` also searches each bot decision with K times
+the level's budget (the same seed: the level's worlds and more) and prints how often the two choose
+alike and how much better the larger search rates its own choice; `--sees-all` lets the bot search
+the real state instead of dealt worlds (the search's ceiling; a bot in play never holds it).
+
     nice -n 10 .venv/bin/python bench/bots.py --games dualis,red_black --deals 200 --level strong \\
         --chunk 0/2 --out /tmp/t0.jsonl &
     nice -n 10 .venv/bin/python bench/bots.py ... --chunk 1/2 --out /tmp/t1.jsonl
