@@ -82,20 +82,29 @@ def bot_sides(game: str, deal: int) -> list[set[int]]:
     return [{first}, {(first + n // 2) % n}]
 
 
+def level_search(game: Any, seat: int, budget: Any, seed: int, view: Any) -> Any:
+    """The bots' own search for one decision, with a budget other than a level's."""
+    return bots_package.search.Search(game, seat, budget, seed, view)
+
+
 def larger(
     game: Game[Any], view: Any, legal: list[Action], seat: int, level: str, seed: int, times: int
 ) -> tuple[Action, list[float]]:
     """What a search of `times` the level's budget (the same seed: the level's worlds and more) would
     choose, with each action's mean value over its worlds."""
-    search_module = bots_package.search
-    budget = search_module.LEVELS[level]
-    wider = replace(
-        budget,
-        moves=budget.moves * times,
-        max_worlds=budget.max_worlds * times,
-        cpu_seconds=budget.cpu_seconds * times,
+    budget = bots_package.search.LEVELS[level]
+    search = level_search(
+        game,
+        seat,
+        replace(
+            budget,
+            moves=budget.moves * times,
+            max_worlds=budget.max_worlds * times,
+            cpu_seconds=budget.cpu_seconds * times,
+        ),
+        seed,
+        view,
     )
-    search = search_module.Search(game, seat, wider, seed, view)
     values = search.values(legal)
     chosen = search.choose(legal, choose_action(game, view, legal, seat), values)
     return chosen, [statistics.fmean(found) for found in values]
@@ -119,12 +128,11 @@ class SeesAll:
 def sees_all(game: Game[Any], state: Any, legal: list[Action], seat: int, level: str, seed: int) -> Action:
     """The level's search over the real state: one world where rollouts play as the keeper (every
     world would be the same), the level's worlds where they play at random."""
-    search_module = bots_package.search
-    budget = search_module.LEVELS[level]
-    if search_module.OUTCOMES[game.name].keeper_cost:
+    budget = bots_package.search.LEVELS[level]
+    if bots_package.search.OUTCOMES[game.name].keeper_cost:
         budget = replace(budget, min_worlds=1, max_worlds=1)
     view = game.view(state, seat)
-    search = search_module.Search(SeesAll(game, state), seat, budget, seed, view)
+    search = level_search(SeesAll(game, state), seat, budget, seed, view)
     chosen: Action = search.best(legal, choose_action(game, view, legal, seat))
     return chosen
 
@@ -269,6 +277,8 @@ def main() -> None:
     )
     parser.add_argument("--report", type=Path, nargs="+", help="print the table of these JSON-lines files")
     args = parser.parse_args()
+    if args.larger < 0:
+        parser.error("--larger is a whole number of times the budget, 1 or more (0: no second search)")
     if args.report:
         report(args.report)
         return
