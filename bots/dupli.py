@@ -23,7 +23,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, combinations_with_replacement
 from typing import Any
 
@@ -57,6 +57,13 @@ class Rival:
     aggressive: float
     benevolence: float
     subversion: float
+
+    def __hash__(self) -> int:  # a part of every cached plan's key: hashed once, not at each lookup
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.plain, self.under_subversion, self.aggressive, self.benevolence, self.subversion))
 
 
 @dataclass(frozen=True)
@@ -210,9 +217,10 @@ def convolve(a: Dist, b: Dist) -> Dist:
     return out
 
 
-def pair_worth(pair: Pair, rivals: Sequence[Rival], field: float, patriotism: int) -> float:
+@lru_cache(maxsize=16384)
+def pair_worth(pair: Pair, rivals: tuple[Rival, ...], field: float, patriotism: int) -> float:
     """The VP a pair is worth this war: its share of the field, whether or not a rival's Subversion
-    comes, plus the Patriotisms it banks."""
+    comes, plus the Patriotisms it banks; cached, since a plan meets the same pair in many hands."""
     banked = pair.count("patriotism")
     hot = any(card in AGGRESSIVE for card in pair)
     if "subversion" in pair:
@@ -251,6 +259,7 @@ def balance_target(cards: Sequence[str], wars_left: int) -> float:
     return sum(used) / wars_left
 
 
+@lru_cache(maxsize=4096)
 def imbalance(pair: Pair, target: float) -> float:
     """How far a pair's weight strays from an even share, squared (a war left unarmed, or two strong
     cards spent where one would do)."""
@@ -273,12 +282,17 @@ def plan_worth(
         return 0.0
     field = field_cards(seats, centre, war)
     outcomes = []
-    for pair in legal_pairs(hand):
-        rest = tuple(sorted(without(hand, pair)))
+    for pair, rest in splits(hand):
         now = pair_worth(pair, rivals, field, patriotism) - imbalance(pair, target)
         banked = patriotism + pair.count("patriotism")
         outcomes.append(now + plan_worth(seats, centre, banked, rest, war + 1, rivals, target))
     return max(outcomes, default=0.0)
+
+
+@lru_cache(maxsize=4096)
+def splits(hand: tuple[str, ...]) -> tuple[tuple[Pair, tuple[str, ...]], ...]:
+    """Each pair the (sorted) cards may set, with the cards left after it, sorted: a plan's steps."""
+    return tuple((pair, tuple(sorted(without(hand, pair)))) for pair in legal_pairs(hand))
 
 
 # --------------------------------------------------------------------------------- decisions
