@@ -5,7 +5,10 @@ against a keeper partnership; Red and Black Duel the bot in seat 0, then seat 1;
 Dupli one bot seat among keepers, in seat s then seat s + n/2 (s rotating with the deal). A match
 counts 1 for a bot win, 1/k for a win shared by k seats of which the bot holds one. Printed: the bot's
 score with a 95% Wilson interval against the bar (Duālis and Red and Black 50% of two sides; the
-n-player games the 1/n share), and the CPU time of the bot's decisions (median, p95) and fallbacks.
+n-player games the 1/n share); beside it what the seat-keeper itself scores in the same seats of the
+same deals (a four-seat deal favours some seats, so in Double Side Play and Dupli that is not quite
+1/n) and the level's gain over it, match by match, with its 95% interval; then the CPU time of the
+bot's decisions (median, p95) and fallbacks.
 
 Runs in parallel-safe chunks: `--chunk K/M` plays the deals whose index is K modulo M and writes one
 JSON line per match to `--out`; `--first-deal` extends an earlier run with the deals after it;
@@ -33,12 +36,14 @@ import sys
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rules import get_game
 from rules.game import Game
 from rules.shapes import Action
+from rules.table import KEEPER
 
 
 def load_bots() -> Any:
@@ -105,8 +110,9 @@ def larger(
         seed,
         view,
     )
-    values = search.values(legal)
-    chosen = search.choose(legal, choose_action(game, view, legal, seat), values)
+    preferred = choose_action(game, view, legal, seat)
+    values = search.values(legal, preferred)
+    chosen = search.choose(legal, preferred, values)
     return chosen, [statistics.fmean(found) for found in values]
 
 
@@ -211,6 +217,21 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+@cache
+def keeper_score(game: str, deal: int, seats: tuple[int, ...]) -> float:
+    """What the seat-keeper itself scores in those seats of that deal: in Duālis and Red and Black
+    the two plays of a deal share out exactly one win, but among four single seats a deal favours
+    some, so a level's gain is read against the keeper in the same seats, match by match."""
+    return play(get_game(game), deal, set(seats), KEEPER).score
+
+
+def gain(matches: list[dict[str, Any]]) -> tuple[float, float]:
+    """The mean of a level's score less the keeper's in the same matches, and its 95% half-width."""
+    differences = [m["score"] - keeper_score(m["game"], m["deal"], tuple(m["bot_seats"])) for m in matches]
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    return statistics.fmean(differences), 1.96 * spread / math.sqrt(len(differences))
+
+
 def report(files: Iterable[Path]) -> None:
     """Add up the matches of the files and print the table."""
     rows: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -221,11 +242,13 @@ def report(files: Iterable[Path]) -> None:
     width = max([7, *(len(level) for _, level in rows)])
     print(
         f"{'game':12} {'level':{width}} {'deals':>5} {'matches':>7} {'score':>6} {'95% CI':>15} {'bar':>5} "
-        f"{'clears':>6} {'median s':>8} {'p95 s':>6} {'fallbacks':>9}"
+        f"{'clears':>6} {'keeper':>6} {'gain, 95% CI':>14} {'median s':>8} {'p95 s':>6} {'fallbacks':>9}"
     )
     for (game, level), matches in sorted(rows.items()):
         n, score = len(matches), sum(m["score"] for m in matches)
         low, high = wilson(score, n)
+        kept = statistics.fmean(keeper_score(game, m["deal"], tuple(m["bot_seats"])) for m in matches)
+        mean_gain, half = gain(matches)
         bar = 0.55 if SEATS[game] == 2 or game == "dualis" else 1.3 / SEATS[game]
         times = sorted(t for m in matches for t in m["times"])
         p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
@@ -234,7 +257,8 @@ def report(files: Iterable[Path]) -> None:
         fallbacks = sum(m["fallbacks"] for m in matches)
         print(
             f"{game:12} {level:{width}} {deals:5d} {n:7d} {score / n:6.1%} [{low:5.1%}, {high:5.1%}] "
-            f"{bar:5.0%} {'yes' if low > bar else 'no':>6} {median:8.3f} {p95:6.3f} {fallbacks:9d}"
+            f"{bar:5.0%} {'yes' if low > bar else 'no':>6} {kept:6.1%} {mean_gain:+6.1%} ±{half:5.1%} "
+            f"{median:8.3f} {p95:6.3f} {fallbacks:9d}"
         )
     report_larger(rows)
 

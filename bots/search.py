@@ -66,6 +66,7 @@ LEVELS: dict[str, Budget | None] = {
     ),
 }
 MAX_ROLLOUT = 200  # moves: no chapter of any game is longer
+TOLERANCE = 1e-9  # a gain no larger is rounding, not a gain (tied worlds must not read as ahead)
 
 
 class OverBudget(RuntimeError):
@@ -119,7 +120,7 @@ def clearly_better(values: Sequence[float], others: Sequence[float], margin: flo
     if len(differences) < 2:
         return False
     mean = statistics.fmean(differences)
-    return mean > margin * statistics.stdev(differences) / math.sqrt(len(differences))
+    return mean - margin * statistics.stdev(differences) / math.sqrt(len(differences)) > TOLERANCE
 
 
 class Search:
@@ -140,35 +141,53 @@ class Search:
         Where rollouts play as the keeper, its choice stays unless another beats it by the level's
         margin (the bonus's part there: with random rollouts the margin is not needed, and a
         steady Duālis bot with both scored 47.5% against the keeper in 40 matches, 67.5% without)."""
-        return self.choose(legal, preferred, self.values(legal))
+        return self.choose(legal, preferred, self.values(legal, preferred))
+
+    def margin(self) -> float:
+        """How many standard errors another action must beat the keeper's choice by (0: none)."""
+        return self.budget.margin if self.outcome.keeper_cost else 0.0
 
     def choose(self, legal: Sequence[Action], preferred: Action, values: Sequence[Sequence[float]]) -> Action:
-        """`best`'s choice from each action's values in the worlds searched."""
-        worlds = len(values[0])
-        keeper_bonus, margin = (
-            (0.0, self.budget.margin) if self.outcome.keeper_cost else (self.budget.keeper_bonus, 0.0)
-        )
+        """`best`'s choice from each action's values in the worlds searched (an action dropped
+        before the last world, see `values`, is not chosen)."""
+        worlds = max(len(found) for found in values)
+        keeper_bonus = 0.0 if self.outcome.keeper_cost else self.budget.keeper_bonus
         bonus = [keeper_bonus * worlds * (action == preferred) for action in legal]
         scores = [round(sum(found) + extra, 9) for found, extra in zip(values, bonus, strict=True)]
-        order = sorted(range(len(legal)), key=lambda i: (-scores[i], legal[i] != preferred, i))
+        searched = [i for i, found in enumerate(values) if len(found) == worlds]
+        order = sorted(searched, key=lambda i: (-scores[i], legal[i] != preferred, i))
         chosen, kept = order[0], legal.index(preferred)
-        if margin and not clearly_better(values[chosen], values[kept], margin):
+        if self.margin() and not clearly_better(values[chosen], values[kept], self.margin()):
             return preferred
         return legal[chosen]
 
-    def values(self, legal: Sequence[Action]) -> list[list[float]]:
-        """Each action's value in each world the budget buys (by action, one value a world)."""
+    def values(self, legal: Sequence[Action], preferred: Action) -> list[list[float]]:
+        """Each action's value in each world the budget buys (by action, one value a world); the
+        first world's cost tells how many. Where the budget buys only two and a margin of a
+        standard error or more applies, another action can be clearly better only by beating the
+        keeper's choice (`preferred`) in both worlds, so the second world plays only those that
+        beat it in the first (often none: the keeper's choice then stands on one world)."""
         values: list[list[float]] = [[] for _ in legal]
+        playing = list(range(len(legal)))
         worlds, world = self.budget.min_worlds, 0
-        while world < worlds:
+        while world < worlds and playing:
             state = self.game.determinize(self.view, SeededRandom(self.seed, "world", world))
-            for index, action in enumerate(legal):
+            for index in playing:
                 luck = random.Random(f"{self.seed}:{world}")  # private and seeded; the same for each action
-                values[index].append(self.value_of(state, action, luck))
+                values[index].append(self.value_of(state, legal[index], luck))
             world += 1
-            if world == 1:  # the first world's rollouts tell how many worlds the budget buys
+            if world == 1:
                 worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
+                if worlds == 2 and self.margin() >= 1:
+                    playing = self.contenders(values, legal.index(preferred))
         return values
+
+    @staticmethod
+    def contenders(values: Sequence[Sequence[float]], kept: int) -> list[int]:
+        """The actions that beat the keeper's choice in the first world, and that choice; none
+        (no world more to play) if no action beat it."""
+        ahead = [i for i, found in enumerate(values) if found[0] > values[kept][0]]
+        return sorted([*ahead, kept]) if ahead else []
 
     def value_of(self, state: Any, action: Action, luck: random.Random) -> float:
         """The value for the seat's side of `action` in one world, played on to the chapter's end."""

@@ -8,6 +8,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots import LEVELS, choose_action, decide, search_seed
 from bots import search as search_module
@@ -99,6 +101,42 @@ def test_another_action_is_clearly_better_only_by_more_than_the_margin_in_standa
     assert not search_module.clearly_better([1.0, 0.0, 1.0, 0.0], keeper, margin=1.0)  # luck, not gain
     assert search_module.clearly_better([1.0, 0.0, 1.0, 0.0], keeper, margin=0.1)
     assert not search_module.clearly_better([1.0], [0.0], margin=1.0)  # one world tells no spread
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.floats(-2, 2), min_size=4, max_size=4), st.floats(1, 4))
+def test_over_two_worlds_an_action_is_clearly_better_only_if_ahead_of_the_keepers_in_both(
+    values: list[float], margin: float
+) -> None:
+    # Why the second of two worlds plays only the actions ahead in the first.
+    first, second, keepers_first, keepers_second = values
+    if search_module.clearly_better([first, second], [keepers_first, keepers_second], margin):
+        assert first > keepers_first and second > keepers_second
+
+
+def test_the_second_of_two_worlds_plays_the_actions_ahead_of_the_keepers_in_the_first() -> None:
+    assert search_module.Search.contenders([[0.5], [0.2], [0.9], [0.5], [0.6]], kept=0) == [0, 2, 4]
+    assert search_module.Search.contenders([[0.5], [0.2], [0.5]], kept=0) == []  # a tie is not ahead
+
+
+@pytest.mark.parametrize("config", [c for c in GAMES if OUTCOMES[c.name].keeper_cost], ids=lambda c: c.label)
+def test_a_steady_search_of_two_worlds_chooses_only_an_action_searched_in_both(config: Config) -> None:
+    steady = LEVELS["steady"]
+    assert steady is not None
+    two_worlds = replace(steady, min_worlds=2, max_worlds=2)
+    raced = 0
+    for seed in range(4):
+        table = position(config, seed=seed, moves=6)
+        seat = table.waiting[0]
+        view, legal = table.view(seat), table.legal(seat)
+        keepers = choose_action(table.game, view, legal, seat)
+        search = search_module.Search(table.game, seat, two_worlds, 7, view)
+        values = search.values(legal, keepers)
+        in_both = [action for action, found in zip(legal, values, strict=True) if len(found) == 2]
+        assert all(found for found in values)  # every action played the first world
+        assert search.choose(legal, keepers, values) in [*in_both, keepers]
+        raced += 1 < len(in_both) < len(legal)
+    assert raced  # some position played a second world for some actions and not others
 
 
 @pytest.mark.parametrize("config", [c for c in GAMES if OUTCOMES[c.name].keeper_cost], ids=lambda c: c.label)
