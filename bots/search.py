@@ -45,10 +45,10 @@ class Budget:
     game's `Outcome.keeper_cost` of them), within at least `min_worlds` and at most `max_worlds`
     worlds; the bonus the seat-keeper's own choice gets when rollouts play at random (a search
     deviates from it only for a clear gain, since a few noisy random rollouts are no better judge
-    than the keeper's rules of thumb); where rollouts play as the keeper instead (no bonus), how sure
-    it must be, in standard errors of the difference, that another action beats the keeper's choice
-    before it leaves it (`margin`: a steady player plays the keeper's move unless its few worlds
-    clearly say otherwise); and the CPU seconds after which the seat-keeper decides instead."""
+    than the keeper's rules of thumb; where rollouts play as the keeper, none); how sure it must be,
+    in standard errors of the difference, that another action beats the keeper's choice before it
+    leaves it (`margin`: a steady player plays the keeper's move unless its few worlds clearly say
+    otherwise); and the CPU seconds after which the seat-keeper decides instead."""
 
     moves: int
     min_worlds: int
@@ -138,14 +138,8 @@ class Search:
     def best(self, legal: Sequence[Action], preferred: Action) -> Action:
         """The action of highest mean value over the worlds, the keeper's choice counted with its
         bonus; on a tie the keeper's, then the first listed, so that the choice is deterministic.
-        Where rollouts play as the keeper, its choice stays unless another beats it by the level's
-        margin (the bonus's part there: with random rollouts the margin is not needed, and a
-        steady Duālis bot with both scored 47.5% against the keeper in 40 matches, 67.5% without)."""
+        The keeper's choice stays unless the chosen action beats it by the level's margin."""
         return self.choose(legal, preferred, self.values(legal, preferred))
-
-    def margin(self) -> float:
-        """How many standard errors another action must beat the keeper's choice by (0: none)."""
-        return self.budget.margin if self.outcome.keeper_cost else 0.0
 
     def choose(self, legal: Sequence[Action], preferred: Action, values: Sequence[Sequence[float]]) -> Action:
         """`best`'s choice from each action's values in the worlds searched (an action dropped
@@ -157,7 +151,8 @@ class Search:
         searched = [i for i, found in enumerate(values) if len(found) == worlds]
         order = sorted(searched, key=lambda i: (-scores[i], legal[i] != preferred, i))
         chosen, kept = order[0], legal.index(preferred)
-        if self.margin() and not clearly_better(values[chosen], values[kept], self.margin()):
+        margin = self.budget.margin
+        if margin and not clearly_better(values[chosen], values[kept], margin):
             return preferred
         return legal[chosen]
 
@@ -178,7 +173,7 @@ class Search:
             world += 1
             if world == 1:
                 worlds = max(worlds, min(self.budget.max_worlds, self.budget.moves // max(self.moves, 1)))
-                if worlds == 2 and self.margin() >= 1:
+                if worlds == 2 and self.budget.margin >= 1:
                     playing = self.contenders(values, legal.index(preferred))
         return values
 

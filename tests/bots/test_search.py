@@ -119,7 +119,7 @@ def test_the_second_of_two_worlds_plays_the_actions_ahead_of_the_keepers_in_the_
     assert search_module.Search.contenders([[0.5], [0.2], [0.5]], kept=0) == []  # a tie is not ahead
 
 
-@pytest.mark.parametrize("config", [c for c in GAMES if OUTCOMES[c.name].keeper_cost], ids=lambda c: c.label)
+@pytest.mark.parametrize("config", GAMES, ids=lambda c: c.label)
 def test_a_steady_search_of_two_worlds_chooses_only_an_action_searched_in_both(config: Config) -> None:
     steady = LEVELS["steady"]
     assert steady is not None
@@ -139,8 +139,8 @@ def test_a_steady_search_of_two_worlds_chooses_only_an_action_searched_in_both(c
     assert raced  # some position played a second world for some actions and not others
 
 
-@pytest.mark.parametrize("config", [c for c in GAMES if OUTCOMES[c.name].keeper_cost], ids=lambda c: c.label)
-def test_where_rollouts_play_as_the_keeper_a_margin_leaves_its_move_only_when_the_worlds_clearly_say_so(
+@pytest.mark.parametrize("config", GAMES, ids=lambda c: c.label)
+def test_a_margin_leaves_the_keepers_move_only_when_the_worlds_clearly_say_so(
     config: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     steady = LEVELS["steady"]
