@@ -247,8 +247,8 @@ def report(files: Iterable[Path]) -> None:
     for (game, level), matches in sorted(rows.items()):
         n, score = len(matches), sum(m["score"] for m in matches)
         low, high = wilson(score, n)
-        kept = statistics.fmean(keeper_score(game, m["deal"], tuple(m["bot_seats"])) for m in matches)
         mean_gain, half = gain(matches)
+        kept = score / n - mean_gain  # the keeper's own mean in the same matches
         bar = 0.55 if SEATS[game] == 2 or game == "dualis" else 1.3 / SEATS[game]
         times = sorted(t for m in matches for t in m["times"])
         p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
